@@ -1,0 +1,116 @@
+/*
+ * utfkit.h -- the public C API of the utfkit core.
+ *
+ * This is the only header the Python binding sees: src/utfkit/_ffi_build.py
+ * hands the text between the CDEF markers below to cffi's cdef(), so the
+ * declarations there must stay in the plain C subset cffi parses (no macros,
+ * no #if).  The core uses no Python headers and can be linked from C alone.
+ *
+ * Conventions (DESIGN.md section 4):
+ *   - every function takes (const uint8_t *src, size_t len, ...) and, when it
+ *     writes, (uint8_t *dst, size_t cap); it never reads src[len] or beyond
+ *     and never writes dst[cap] or beyond: capacity is checked before any
+ *     byte is written (a writer that runs out of room reports
+ *     UTFKIT_OUTPUT_TOO_SMALL with the exact length it needs);
+ *   - positions and lengths are size_t byte offsets, exact for any size;
+ *   - nothing is allocated inside the core.
+ */
+#ifndef UTFKIT_H
+#define UTFKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* BEGIN CDEF */
+
+/* What went wrong, if anything.  For UTF-8 input the first three mirror the
+ * reasons CPython's decoder gives ("invalid start byte", "invalid
+ * continuation byte", "unexpected end of data"). */
+typedef enum utfkit_status {
+    UTFKIT_OK = 0,
+    /* A byte that cannot begin any well-formed sequence: 80..BF, C0, C1,
+     * F5..FF (Table 3-7, "First Byte" column). */
+    UTFKIT_INVALID_START = 1,
+    /* A lead byte followed by a byte outside the range its Table 3-7 row
+     * allows; the maximal subpart is the lead and the continuation bytes
+     * accepted before it. */
+    UTFKIT_INVALID_CONTINUATION = 2,
+    /* The input ends inside a sequence that is well-formed so far. */
+    UTFKIT_END_OF_DATA = 3,
+    /* A surrogate code point or code unit where none is allowed. */
+    UTFKIT_SURROGATE = 4,
+    /* A value above U+10FFFF. */
+    UTFKIT_TOO_LARGE = 5,
+    /* dst cannot hold the output; nothing was written past its end. */
+    UTFKIT_OUTPUT_TOO_SMALL = 6
+} utfkit_status;
+
+typedef struct utfkit_result {
+    int status;              /* a utfkit_status */
+    size_t position;         /* offset of the first ill-formed code unit; len when OK */
+    size_t subpart_length;   /* length of its maximal subpart (D93b); 0 when OK */
+    size_t written;          /* code units written to dst, or counted */
+} utfkit_result;
+
+/* ---- UTF-8 (Unicode 3.9, D92 and Table 3-7) ---- */
+
+/* 1 if src[0..len) is well-formed UTF-8, else 0. */
+int utfkit_utf8_validate(const uint8_t *src, size_t len);
+
+/* The first ill-formed subsequence: status, position and maximal-subpart
+ * length.  position is also the length of the longest well-formed prefix
+ * that ends on a character boundary.  written is 0. */
+utfkit_result utfkit_utf8_check(const uint8_t *src, size_t len);
+
+/* Copies src to dst replacing each maximal subpart (D93b) of every
+ * ill-formed subsequence by U+FFFD (EF BF BD), as Tables 3-8 to 3-11 show.
+ * Returns status OK and written = bytes written; or, when cap is too small,
+ * UTFKIT_OUTPUT_TOO_SMALL with written = the exact length needed (what fit
+ * may have been written to dst[0..cap), never more).  dst may be NULL when
+ * cap is 0.  UTFKIT_TOO_LARGE if the length would not fit in a size_t. */
+utfkit_result utfkit_utf8_sanitize(const uint8_t *src, size_t len,
+                                   uint8_t *dst, size_t cap);
+
+/* Exact length of utfkit_utf8_sanitize's output, in written (status OK). */
+utfkit_result utfkit_utf8_sanitized_length(const uint8_t *src, size_t len);
+
+/* Copies src to dst leaving out every maximal subpart (what a decoder with
+ * errors="ignore" keeps).  Same conventions as utfkit_utf8_sanitize. */
+utfkit_result utfkit_utf8_remove_ill_formed(const uint8_t *src, size_t len,
+                                            uint8_t *dst, size_t cap);
+
+/* Exact length of utfkit_utf8_remove_ill_formed's output, in written. */
+utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len);
+
+/* Number of code points a decoder that substitutes U+FFFD for each maximal
+ * subpart produces: characters plus replaced subparts. */
+size_t utfkit_utf8_count(const uint8_t *src, size_t len);
+
+/* ---- kernels ---- */
+
+/* Name of the active kernel: "scalar", "sse2", "avx2" or "avx512". */
+const char *utfkit_backend(void);
+
+/* Makes the named kernel active.  0 on success, -1 if the name is unknown,
+ * -2 if this CPU cannot run it.  NULL selects the best one for this CPU.
+ * Not thread-safe: call it before any other thread uses the library. */
+int utfkit_set_backend(const char *name);
+
+/* 1 if this CPU can run the named kernel, else 0. */
+int utfkit_backend_available(const char *name);
+
+/* Space-separated CPU features the dispatcher looked at and found,
+ * e.g. "sse2 ssse3 sse4.2 avx2 avx512f avx512bw". */
+const char *utfkit_cpu_features(void);
+
+/* END CDEF */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UTFKIT_H */

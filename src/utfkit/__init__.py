@@ -1,0 +1,20 @@
+"""utfkit: validate, repair and transcode Unicode text in buffers, spec-exact, at C speed.
+
+The public API (DESIGN.md section 2).  ``data`` is any C-contiguous
+bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
+array -- and is never copied on the way in; positions are byte offsets.
+"""
+
+from ._core import backend, check, count, decode, sanitize, valid_up_to, validate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "backend",
+    "check",
+    "count",
+    "decode",
+    "sanitize",
+    "valid_up_to",
+    "validate",
+]

@@ -1,0 +1,84 @@
+"""Shared fixtures: every test runs once per kernel, plus the external vectors.
+
+Each test is parametrised over the scalar kernel and the best kernel this CPU
+can run (DESIGN.md section 4: every kernel must give bit-identical results to
+the scalar path, and the test suite runs under each kernel the machine has).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+# The vectors live beside the checkout (CI places ../shared next to it); they are
+# read in place, never copied into the repository.
+VECTORS_DIR = REPO_ROOT.parent / "shared" / "vectors"
+
+# The helper modules in tests/ (the CPython oracle and the input strategies) are
+# imported by name whatever pytest's import mode; their asserts get rewritten so
+# a failing comparison shows both sides.
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
+pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies")
+
+import utfkit  # noqa: E402  (after the path set-up above)
+import utfkit._core  # noqa: E402
+
+# ---- hypothesis profiles ------------------------------------------------------
+# "default" keeps the whole suite (both kernels) well under two minutes on two
+# cores; "thorough" is for a longer hunt: UTFKIT_HYPOTHESIS_PROFILE=thorough.
+settings.register_profile(
+    "default",
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=5000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("UTFKIT_HYPOTHESIS_PROFILE", "default"))
+
+
+# ---- kernels ------------------------------------------------------------------
+def _kernels_under_test() -> list[str]:
+    best = utfkit._core.available_backends()[-1]
+    return sorted({"scalar", best})
+
+
+KERNELS = _kernels_under_test()
+
+
+@pytest.fixture(autouse=True, params=KERNELS, ids=KERNELS)
+def kernel(request):
+    """Run the test with the named kernel active; restore the previous one after."""
+    previous = utfkit.backend()
+    utfkit._core.set_backend(request.param)
+    try:
+        yield request.param
+    finally:
+        utfkit._core.set_backend(previous)
+
+
+# ---- external vectors -----------------------------------------------------------
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "large_memory: needs several GiB of free RAM (skipped otherwise)",
+    )
+
+
+@pytest.fixture(scope="session")
+def vectors_dir() -> Path:
+    """The shared external test vectors (../shared/vectors beside the checkout)."""
+    if not VECTORS_DIR.is_dir():
+        pytest.skip(f"external test vectors not found at {VECTORS_DIR}")
+    return VECTORS_DIR
