@@ -11,11 +11,14 @@
 #include "kernels.h"
 #include "utfkit.h"
 
-static const utfkit_kernel kernel_scalar = {"scalar", utfkit_ascii_prefix_length_scalar};
+#define KERNEL(suffix) \
+    {#suffix, utfkit_ascii_prefix_length_##suffix, utf8_advance_##suffix, utf8_validate_##suffix}
+
+static const utfkit_kernel kernel_scalar = KERNEL(scalar);
 #if defined(UTFKIT_X86_64)
-static const utfkit_kernel kernel_sse2 = {"sse2", utfkit_ascii_prefix_length_sse2};
-static const utfkit_kernel kernel_avx2 = {"avx2", utfkit_ascii_prefix_length_avx2};
-static const utfkit_kernel kernel_avx512 = {"avx512", utfkit_ascii_prefix_length_avx512};
+static const utfkit_kernel kernel_sse2 = KERNEL(sse2);
+static const utfkit_kernel kernel_avx2 = KERNEL(avx2);
+static const utfkit_kernel kernel_avx512 = KERNEL(avx512);
 #endif
 
 /* From slowest to fastest; the best available is the last one that runs. */
@@ -38,9 +41,10 @@ static int cpu_can_run(const utfkit_kernel *kernel)
     if (kernel == &kernel_sse2)
         return __builtin_cpu_supports("sse2");
     if (kernel == &kernel_avx2)
-        return __builtin_cpu_supports("avx2");
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
     if (kernel == &kernel_avx512)
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("bmi2");
 #endif
     return 0;
 }

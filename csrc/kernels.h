@@ -2,10 +2,10 @@
  * kernels.h -- the function table that dispatch.c fills once per process
  * (internal to the core; the binding never sees it).
  *
- * A kernel is a set of instruction-set-specific building blocks with
- * identical contracts; the readers in utf8.c call them through
- * utfkit_active_kernel so that every kernel shares one DFA and one
- * error-reporting path and therefore gives bit-identical results.
+ * A kernel is one instruction set's build of the same building blocks with
+ * identical contracts.  The UTF-8 loops are written once (utf8_scan.h) and
+ * compiled per kernel; error positions and repairs are computed by shared
+ * code in utf8.c.  Every kernel therefore gives bit-identical results.
  */
 #ifndef UTFKIT_KERNELS_H
 #define UTFKIT_KERNELS_H
@@ -13,23 +13,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How far the Table 3-7 automaton got: either position == len and state is
+ * the state after the last byte, or the automaton, started in `state`,
+ * rejects one of the bytes src[position .. position + 16). */
+typedef struct utf8_progress {
+    uint64_t state;
+    size_t position;
+} utf8_progress;
+
 typedef struct utfkit_kernel {
     const char *name;
     /* Length of the longest prefix of src[0..len) made of bytes 00..7F
-     * (ASCII; each is a whole character in UTF-8, Table 3-7 row 1). */
+     * (ASCII; each is a whole character, Table 3-7 row 1). */
     size_t (*ascii_prefix_length)(const uint8_t *src, size_t len);
+    /* Runs the automaton over src[progress.position..len) from
+     * progress.state; returns where it stopped (see utf8_progress). */
+    utf8_progress (*utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress);
+    /* 1 if src[0..len) is well-formed UTF-8. */
+    int (*utf8_validate)(const uint8_t *src, size_t len);
 } utfkit_kernel;
 
 extern const utfkit_kernel *utfkit_active_kernel;
 
-/* The portable kernel: 8 bytes at a time in plain C. */
-size_t utfkit_ascii_prefix_length_scalar(const uint8_t *src, size_t len);
+#define UTFKIT_DECLARE_KERNEL(suffix)                                                     \
+    size_t utfkit_ascii_prefix_length_##suffix(const uint8_t *src, size_t len);          \
+    utf8_progress utf8_advance_##suffix(const uint8_t *src, size_t len, utf8_progress p); \
+    int utf8_validate_##suffix(const uint8_t *src, size_t len);
+
+/* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
+UTFKIT_DECLARE_KERNEL(scalar)
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define UTFKIT_X86_64 1
-size_t utfkit_ascii_prefix_length_sse2(const uint8_t *src, size_t len);
-size_t utfkit_ascii_prefix_length_avx2(const uint8_t *src, size_t len);
-size_t utfkit_ascii_prefix_length_avx512(const uint8_t *src, size_t len);
+UTFKIT_DECLARE_KERNEL(sse2)
+UTFKIT_DECLARE_KERNEL(avx2)
+UTFKIT_DECLARE_KERNEL(avx512)
 #endif
 
 #endif /* UTFKIT_KERNELS_H */

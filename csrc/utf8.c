@@ -2,15 +2,12 @@
  * utf8.c -- UTF-8 validation, first-error reporting, U+FFFD repair and
  * counting, all driven by the Table 3-7 automaton of utf8_dfa.h.
  *
- * Speed comes from two things, never from a second copy of the rules:
- *   - runs of ASCII are skipped in blocks by the active kernel (kernels.h);
- *   - everything else goes through the shift DFA 16 bytes at a time, with a
- *     single shift per byte on the critical path.  utfkit_utf8_validate runs
- *     two independent halves of the input through it in lock step, so that
- *     the CPU overlaps the two dependency chains.
- * When a block is rejected, the block is replayed byte by byte from its
- * starting state to find the exact rejecting byte; the maximal subpart then
- * follows from the automaton (utf8_dfa.h).
+ * The fast loops belong to the active kernel (utf8_scan.h, compiled once
+ * per instruction set).  Everything that decides *what* is reported is here,
+ * shared by all kernels: when a kernel stops at a rejected block, the block
+ * is replayed byte by byte from its starting state to find the exact
+ * rejecting byte, and the maximal subpart follows from the automaton
+ * (utf8_dfa.h).
  */
 #include <string.h>
 
@@ -18,63 +15,9 @@
 #include "utf8_dfa.h"
 #include "utfkit.h"
 
-#define BLOCK 16
 #define HIGH_BITS 0x8080808080808080ull
 
-/* Inputs shorter than this are validated as one stream: splitting them
- * would cost more than it overlaps. */
-#define TWO_STREAM_MIN_LENGTH 256
-
 static const uint8_t replacement_character[3] = {0xEF, 0xBF, 0xBD}; /* U+FFFD */
-
-static inline int block_is_ascii(const uint8_t *src)
-{
-    uint64_t first, second;
-    memcpy(&first, src, 8);
-    memcpy(&second, src + 8, 8);
-    return ((first | second) & HIGH_BITS) == 0;
-}
-
-static inline uint64_t dfa_run_block(uint64_t state, const uint8_t *src)
-{
-    for (int k = 0; k < BLOCK; k++)
-        state = utf8_dfa_step(state, src[k]);
-    return state;
-}
-
-/* How far the automaton got: either position == len and state is the state
- * after the last byte, or the automaton, started in `state`, rejects one of
- * the bytes src[position .. position + BLOCK). */
-typedef struct dfa_progress {
-    uint64_t state;
-    size_t position;
-} dfa_progress;
-
-static dfa_progress dfa_advance(const uint8_t *src, size_t len, dfa_progress progress,
-                                const utfkit_kernel *kernel)
-{
-    uint64_t state = progress.state;
-    size_t i = progress.position;
-    while (len - i >= BLOCK) {
-        if (UTF8_STATE(state) == UTF8_ACCEPT && block_is_ascii(src + i)) {
-            i += BLOCK;
-            i += kernel->ascii_prefix_length(src + i, len - i);
-            continue;
-        }
-        uint64_t next = dfa_run_block(state, src + i);
-        if (UTF8_STATE(next) == UTF8_ERROR)
-            return (dfa_progress){state, i};
-        state = next;
-        i += BLOCK;
-    }
-    for (; i < len; i++) {
-        uint64_t next = utf8_dfa_step(state, src[i]);
-        if (UTF8_STATE(next) == UTF8_ERROR)
-            return (dfa_progress){state, i};
-        state = next;
-    }
-    return (dfa_progress){state, len};
-}
 
 static inline utfkit_result well_formed(size_t len)
 {
@@ -108,8 +51,8 @@ static utfkit_result truncated_at_end(const uint8_t *src, size_t len)
     return (utfkit_result){UTFKIT_END_OF_DATA, lead, len - lead, 0};
 }
 
-/* Exact report for a stop of dfa_advance. */
-static utfkit_result report(const uint8_t *src, size_t len, dfa_progress progress)
+/* Exact report for where kernel->utf8_advance stopped. */
+static utfkit_result report(const uint8_t *src, size_t len, utf8_progress progress)
 {
     if (progress.position == len) {
         if (UTF8_STATE(progress.state) == UTF8_ACCEPT)
@@ -127,75 +70,21 @@ static utfkit_result report(const uint8_t *src, size_t len, dfa_progress progres
 
 static utfkit_result first_ill_formed(const uint8_t *src, size_t len, const utfkit_kernel *kernel)
 {
-    dfa_progress start = {UTF8_ACCEPT, 0};
-    return report(src, len, dfa_advance(src, len, start, kernel));
-}
-
-/* Validates src[0..len) as two halves split at a character boundary, in
- * lock step.  The split is sound because a byte that is not a continuation
- * byte always starts a character in well-formed UTF-8. */
-static int validate_two_streams(const uint8_t *src, size_t len, const utfkit_kernel *kernel)
-{
-    size_t middle = len / 2;
-    /* Table 3-7 allows at most three continuation bytes in a row. */
-    for (int k = 0; k < 4 && utf8_is_continuation(src[middle]); k++)
-        middle++;
-    if (utf8_is_continuation(src[middle]))
-        return 0;
-
-    const uint8_t *a = src, *b = src + middle;
-    size_t a_len = middle, b_len = len - middle;
-    dfa_progress pa = {UTF8_ACCEPT, 0}, pb = {UTF8_ACCEPT, 0};
-    while (a_len - pa.position >= BLOCK && b_len - pb.position >= BLOCK) {
-        int a_skips = UTF8_STATE(pa.state) == UTF8_ACCEPT && block_is_ascii(a + pa.position);
-        int b_skips = UTF8_STATE(pb.state) == UTF8_ACCEPT && block_is_ascii(b + pb.position);
-        if (a_skips | b_skips) {
-            if (a_skips) {
-                pa.position += BLOCK;
-                pa.position += kernel->ascii_prefix_length(a + pa.position, a_len - pa.position);
-            }
-            if (b_skips) {
-                pb.position += BLOCK;
-                pb.position += kernel->ascii_prefix_length(b + pb.position, b_len - pb.position);
-            }
-            continue;
-        }
-        const uint8_t *block_a = a + pa.position, *block_b = b + pb.position;
-        uint64_t sa = pa.state, sb = pb.state;
-        for (int k = 0; k < BLOCK; k++) {
-            sa = utf8_dfa_step(sa, block_a[k]);
-            sb = utf8_dfa_step(sb, block_b[k]);
-        }
-        if (UTF8_STATE(sa) == UTF8_ERROR || UTF8_STATE(sb) == UTF8_ERROR)
-            return 0;
-        pa.state = sa;
-        pb.state = sb;
-        pa.position += BLOCK;
-        pb.position += BLOCK;
-    }
-    pa = dfa_advance(a, a_len, pa, kernel);
-    if (pa.position != a_len || UTF8_STATE(pa.state) != UTF8_ACCEPT)
-        return 0;
-    pb = dfa_advance(b, b_len, pb, kernel);
-    return pb.position == b_len && UTF8_STATE(pb.state) == UTF8_ACCEPT;
+    utf8_progress start = {UTF8_ACCEPT, 0};
+    return report(src, len, kernel->utf8_advance(src, len, start));
 }
 
 int utfkit_utf8_validate(const uint8_t *src, size_t len)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
-    if (len >= TWO_STREAM_MIN_LENGTH)
-        return validate_two_streams(src, len, kernel);
-    dfa_progress start = {UTF8_ACCEPT, 0};
-    dfa_progress end = dfa_advance(src, len, start, kernel);
-    return end.position == len && UTF8_STATE(end.state) == UTF8_ACCEPT;
+    return utfkit_active_kernel->utf8_validate(src, len);
 }
 
 utfkit_result utfkit_utf8_check(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
-    /* Well-formed input, the common case, takes the faster two-stream path;
-     * only ill-formed input pays for the exact single-stream scan. */
-    if (len >= TWO_STREAM_MIN_LENGTH && validate_two_streams(src, len, kernel))
+    /* Well-formed input, the common case, takes the faster two-stream
+     * validation; only ill-formed input pays for the exact scan. */
+    if (kernel->utf8_validate(src, len))
         return well_formed(len);
     return first_ill_formed(src, len, kernel);
 }

@@ -15,20 +15,17 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 TESTS_DIR = Path(__file__).resolve().parent
-REPO_ROOT = TESTS_DIR.parent
-# The vectors live beside the checkout (CI places ../shared next to it); they are
-# read in place, never copied into the repository.
-VECTORS_DIR = REPO_ROOT.parent / "shared" / "vectors"
 
-# The helper modules in tests/ (the CPython oracle and the input strategies) are
-# imported by name whatever pytest's import mode; their asserts get rewritten so
-# a failing comparison shows both sides.
+# The helper modules in tests/ (the CPython oracle, the input strategies, the
+# vector loader) are imported by name whatever pytest's import mode; their
+# asserts get rewritten so a failing comparison shows both sides.
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
-pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies")
+pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files")
 
 import utfkit  # noqa: E402  (after the path set-up above)
 import utfkit._core  # noqa: E402
+from vector_files import VECTORS_DIR  # noqa: E402
 
 # ---- hypothesis profiles ------------------------------------------------------
 # "default" keeps the whole suite (both kernels) well under two minutes on two

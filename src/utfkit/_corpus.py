@@ -107,15 +107,27 @@ _SENTENCES_PER_TEXT: int = 1500
 _SENTENCES_PER_BATCH: int = 1024
 
 
-def _zipf_cum_weights(count: int) -> list[float]:
-    """Cumulative weights 1, 1 + 1/2, 1 + 1/2 + 1/3, ... (Zipf's law, s = 1)."""
-    return list(itertools.accumulate(1.0 / rank for rank in range(1, count + 1)))
+def _zipf_weights(count: int) -> list[float]:
+    """Word weights by rank, 1 / (rank + 2.7): the Zipf-Mandelbrot law of
+    natural language, whose flattened head keeps the commonest word of a
+    small vocabulary near the 5-7 % that "the" has in English."""
+    return [1.0 / (rank + 2.7) for rank in range(1, count + 1)]
 
 
 def _letters(*ranges: tuple[int, int], exclude: str = "") -> str:
     """The characters of inclusive code point ranges, minus ``exclude``."""
     chars = "".join(chr(cp) for first, last in ranges for cp in range(first, last + 1))
     return "".join(ch for ch in chars if ch not in exclude)
+
+
+def _split(items: list[str], lengths: Sequence[int]) -> list[list[str]]:
+    """``items`` cut into consecutive runs of the given lengths."""
+    runs: list[list[str]] = []
+    start = 0
+    for length in lengths:
+        runs.append(items[start : start + length])
+        start += length
+    return runs
 
 
 def _syllable_words(
@@ -127,18 +139,22 @@ def _syllable_words(
     syllables: tuple[int, int],
     nucleus_weights: Sequence[float] | None = None,
 ) -> list[str]:
-    """``count`` made-up words of onset + nucleus + coda syllables."""
-    words: list[str] = []
-    low, high = syllables
-    for _ in range(count):
-        n = rng.randint(low, high)
-        parts = zip(
-            rng.choices(onsets, k=n),
-            rng.choices(nuclei, weights=nucleus_weights, k=n),
-            rng.choices(codas, k=n),
+    """``count`` made-up words of onset + nucleus + coda syllables.
+
+    Every draw for all the words is made at once: per-call overhead of
+    ``random.choices`` would otherwise dominate the generation time.
+    """
+    lengths = rng.choices(range(syllables[0], syllables[1] + 1), k=count)
+    total = sum(lengths)
+    made = [
+        a + b + c
+        for a, b, c in zip(
+            rng.choices(onsets, k=total),
+            rng.choices(nuclei, weights=nucleus_weights, k=total),
+            rng.choices(codas, k=total),
         )
-        words.append("".join(a + b + c for a, b, c in parts))
-    return words
+    ]
+    return ["".join(run) for run in _split(made, lengths)]
 
 
 class _Style:
@@ -160,42 +176,54 @@ class _Style:
         extras: Sequence[str] = (),
         extras_rate: float = 0.0,
     ) -> None:
-        self.vocabulary = vocabulary
-        self.cum_weights = _zipf_cum_weights(len(vocabulary))
+        # Tokens outside the vocabulary (accented names, numbers, ASCII in
+        # CJK text) share ``extras_rate`` of the draws evenly; the words share
+        # the rest by Zipf's law.
+        self.tokens = list(vocabulary) + list(extras)
+        word_weights = _zipf_weights(len(vocabulary))
+        scale = (1.0 - extras_rate) / sum(word_weights)
+        weights = [w * scale for w in word_weights]
+        if extras:
+            weights += [extras_rate / len(extras)] * len(extras)
+        self.cum_weights = list(itertools.accumulate(weights))
         self.words_per_sentence = words_per_sentence
-        self.separator = separator
-        self.comma = comma
+        self.separators = (separator, comma)
+        self.separator_cum_weights = (1.0 - comma_rate, 1.0)
         self.stops = stops
         self.stop_weights = stop_weights
         self.paragraph = paragraph
-        self.comma_rate = comma_rate
         self.paragraph_rate = paragraph_rate
         self.capitalize = capitalize
-        self.extras = extras
-        self.extras_rate = extras_rate
 
-    def sentence(self, rng: random.Random) -> str:
-        n = rng.randint(*self.words_per_sentence)
-        words = rng.choices(self.vocabulary, cum_weights=self.cum_weights, k=n)
-        if self.extras:
-            # Interspersed tokens from outside the vocabulary: accented names,
-            # numbers, ASCII in CJK text.
-            words = [
-                rng.choice(self.extras) if rng.random() < self.extras_rate else word
-                for word in words
-            ]
-        if self.capitalize:
-            words[0] = words[0][:1].upper() + words[0][1:]
-        pieces: list[str] = []
-        for word in words[:-1]:
-            pieces.append(word)
-            pieces.append(self.comma if rng.random() < self.comma_rate else self.separator)
-        pieces.append(words[-1])
-        stop = rng.choices(self.stops, weights=self.stop_weights)[0]
-        if rng.random() < self.paragraph_rate:
-            stop = stop.rstrip(" ") + self.paragraph
-        pieces.append(stop)
-        return "".join(pieces)
+    def sentences(self, rng: random.Random, count: int) -> list[str]:
+        """``count`` sentences, every random draw for them made at once."""
+        low, high = self.words_per_sentence
+        lengths = rng.choices(range(low, high + 1), k=count)
+        total = sum(lengths)
+        words = rng.choices(self.tokens, cum_weights=self.cum_weights, k=total)
+        separators = rng.choices(
+            self.separators, cum_weights=self.separator_cum_weights, k=total
+        )
+        stops = rng.choices(self.stops, weights=self.stop_weights, k=count)
+        paragraph_ends = [rng.random() < self.paragraph_rate for _ in range(count)]
+        result: list[str] = []
+        start = 0
+        for length, stop, paragraph_end in zip(lengths, stops, paragraph_ends):
+            end = start + length
+            sentence_words = words[start:end]
+            # The separator drawn after the last word is replaced by the stop.
+            sentence_separators = separators[start : end - 1]
+            start = end
+            if self.capitalize:
+                first = sentence_words[0]
+                sentence_words[0] = first[:1].upper() + first[1:]
+            if paragraph_end:
+                stop = stop.rstrip(" ") + self.paragraph
+            sentence_separators.append(stop)
+            result.append(
+                "".join(itertools.chain.from_iterable(zip(sentence_words, sentence_separators)))
+            )
+        return result
 
 
 _ENGLISH_WORDS: tuple[str, ...] = tuple(
@@ -238,23 +266,19 @@ _ENGLISH_NUMBERS: tuple[str, ...] = (
 )
 
 
-def _english_style(rng: random.Random, accented_rate: float) -> _Style:
-    # Each sentence-level draw replaces a word with an extra token at
-    # ``extras_rate``; the accented share of the extras is what sets the
-    # non-ASCII density (about one non-ASCII character per 100 bytes for
-    # ``mostly-ascii``, since words with their separators average ~5.5 bytes).
-    extras = list(_ENGLISH_NUMBERS)
-    rate = 0.01
-    if accented_rate:
-        accented = list(_ENGLISH_ACCENTED)
-        # Make the accented share of extras equal accented_rate / (accented_rate + 0.01).
-        repeat = max(1, round(accented_rate / 0.01 * len(extras) / len(accented)))
-        extras += accented * repeat
-        rate = accented_rate + 0.01
-    vocabulary = list(_ENGLISH_WORDS)
-    rng.shuffle(vocabulary)
+def _english_style(rng: random.Random, accented: bool) -> _Style:
+    # The rate of extra tokens for ``mostly-ascii`` is set so that the text
+    # has about one non-ASCII character per 100 bytes: tokens with their
+    # separators average ~5.5 bytes, and four in five extras are accented.
+    del rng  # the vocabulary is fixed, in order of English word frequency
+    if accented:
+        extras = _ENGLISH_NUMBERS + _ENGLISH_ACCENTED
+        rate = 0.048
+    else:
+        extras = _ENGLISH_NUMBERS
+        rate = 0.01
     return _Style(
-        vocabulary,
+        list(_ENGLISH_WORDS),
         words_per_sentence=(6, 24),
         stops=(". ", "? ", "! ", "; "),
         stop_weights=(90, 3, 2, 5),
@@ -281,7 +305,7 @@ def _latin1_style(rng: random.Random) -> _Style:
         "hv", "pf",
     )
     codas = ("", "", "", "n", "r", "s", "t", "l", "nt", "ß", "ð", "x", "ck", "ng")
-    words = _syllable_words(rng, 2500, onsets, nuclei, codas, (1, 4), nucleus_weights)
+    words = _syllable_words(rng, 1500, onsets, nuclei, codas, (1, 3), nucleus_weights)
     short = ["et", "la", "le", "à", "où", "und", "der", "die", "á", "og", "í", "é", "über"]
     return _Style(
         short + words,
@@ -300,7 +324,7 @@ def _cyrillic_style(rng: random.Random) -> _Style:
     nuclei = list("аеёиоуыэюя")
     nucleus_weights = (12, 12, 1, 10, 14, 4, 3, 1, 1, 3)
     codas = ["", "", "", "й", "н", "т", "с", "ль", "р", "ть", "х", "м", "ъ"]
-    words = _syllable_words(rng, 2500, onsets, nuclei, codas, (1, 4), nucleus_weights)
+    words = _syllable_words(rng, 1500, onsets, nuclei, codas, (1, 3), nucleus_weights)
     short = ["и", "в", "не", "на", "что", "с", "по", "к", "он", "это", "как", "из"]
     return _Style(
         short + words,
@@ -319,8 +343,9 @@ def _arabic_style(rng: random.Random) -> _Style:
     onsets = list(letters) + ["", ""]
     nuclei = ["ا", "و", "ي", "", "", ""]
     codas = list(letters) + ["", "ة"]
-    words = _syllable_words(rng, 2500, onsets, nuclei, codas, (1, 3))
-    words = ["ال" + word if rng.random() < 0.3 else word for word in words]
+    words = _syllable_words(rng, 1500, onsets, nuclei, codas, (1, 3))
+    with_article = [rng.random() < 0.3 for _ in words]
+    words = ["ال" + word if article else word for word, article in zip(words, with_article)]
     short = ["في", "من", "على", "إلى", "أن", "و", "عن", "مع", "هذا", "التي"]
     return _Style(
         short + words,
@@ -338,11 +363,10 @@ def _cjk_style(rng: random.Random) -> _Style:
     # falling off as in Chinese text; words of 1..4 characters written
     # without spaces, separated only by full-width punctuation.
     ideographs = [chr(cp) for cp in rng.sample(range(0x4E00, 0x9FA6), 3000)]
-    cum_weights = _zipf_cum_weights(len(ideographs))
-    words = [
-        "".join(rng.choices(ideographs, cum_weights=cum_weights, k=n))
-        for n in rng.choices((1, 2, 3, 4), weights=(35, 50, 10, 5), k=4000)
-    ]
+    cum_weights = list(itertools.accumulate(_zipf_weights(len(ideographs))))
+    lengths = rng.choices((1, 2, 3, 4), weights=(35, 50, 10, 5), k=4000)
+    characters = rng.choices(ideographs, cum_weights=cum_weights, k=sum(lengths))
+    words = ["".join(run) for run in _split(characters, lengths)]
     return _Style(
         words,
         words_per_sentence=(6, 24),
@@ -363,14 +387,16 @@ def _emoji_style(rng: random.Random) -> _Style:
     # and ended by VS16 (U+FE0F), both 3-byte.
     pictographs = _letters((0x1F300, 0x1F5FF), (0x1F600, 0x1F64F), (0x1F680, 0x1F6C5))
     skin_tones = _letters((0x1F3FB, 0x1F3FF))
+    count = 3000
+    lengths = rng.choices((1, 2, 3, 4, 5, 6), weights=(20, 25, 20, 15, 10, 10), k=count)
+    runs = _split(rng.choices(pictographs, k=sum(lengths)), lengths)
+    rolls = [rng.random() for _ in range(count)]
+    tones = rng.choices(skin_tones, k=count)
     words: list[str] = []
-    for _ in range(3000):
-        n = rng.choices((1, 2, 3), weights=(60, 30, 10))[0]
-        emoji = rng.choices(pictographs, k=n)
-        roll = rng.random()
+    for emoji, roll, tone in zip(runs, rolls, tones):
         if roll < 0.1:
-            emoji[0] += rng.choice(skin_tones)
-        elif roll < 0.15 and n > 1:
+            emoji[0] += tone
+        elif roll < 0.15 and len(emoji) > 1:
             emoji = ["\u200d".join(emoji) + "\ufe0f"]
         words.append("".join(emoji))
     return _Style(
@@ -386,8 +412,8 @@ def _emoji_style(rng: random.Random) -> _Style:
 
 
 _STYLES: dict[str, Callable[[random.Random], _Style]] = {
-    "ascii": lambda rng: _english_style(rng, accented_rate=0.0),
-    "mostly-ascii": lambda rng: _english_style(rng, accented_rate=0.035),
+    "ascii": lambda rng: _english_style(rng, accented=False),
+    "mostly-ascii": lambda rng: _english_style(rng, accented=True),
     "latin1": _latin1_style,
     "cyrillic": _cyrillic_style,
     "arabic": _arabic_style,
@@ -417,7 +443,7 @@ def _trim_to_character_boundary(data: bytes, size: int) -> bytes:
 def _generate_clean(name: str, size: int) -> bytes:
     rng = random.Random(_SEED ^ zlib.crc32(name.encode("ascii")))
     style = _STYLES[name](rng)
-    sentences = [style.sentence(rng).encode("utf-8") for _ in range(_SENTENCES_PER_TEXT)]
+    sentences = [text.encode("utf-8") for text in style.sentences(rng, _SENTENCES_PER_TEXT)]
     chunks: list[bytes] = []
     length = 0
     while length <= size:

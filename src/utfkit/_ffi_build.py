@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
 
 SOURCES = [
-    "csrc/ascii.c",
     "csrc/dispatch.c",
+    "csrc/scalar.c",
     "csrc/utf8.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_avx2.c",

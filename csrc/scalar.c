@@ -1,7 +1,8 @@
 /*
- * ascii.c -- the portable ASCII-run finder (the "scalar" kernel's building
- * block, and the tail of the SIMD ones): 8 bytes at a time as one 64-bit
- * word ("SWAR"), then byte by byte.
+ * scalar.c -- the portable kernel: plain C for any CPU.  ASCII runs are
+ * found 8 bytes at a time as one 64-bit word ("SWAR"); the UTF-8 loops are
+ * utf8_scan.h's.  It is always present, and UTFKIT_BACKEND=scalar forces
+ * it, so that the tests exercise it on every machine.
  */
 #include <string.h>
 
@@ -29,3 +30,7 @@ size_t utfkit_ascii_prefix_length_scalar(const uint8_t *src, size_t len)
         i++;
     return i;
 }
+
+#define UTF8_SCAN_ASCII_PREFIX_LENGTH utfkit_ascii_prefix_length_scalar
+#define UTF8_SCAN_NAME(stem) stem##_scalar
+#include "utf8_scan.h"
