@@ -28,7 +28,7 @@ ILL_FORMED = {
     "truncated-F0-9F-98": b"\xf0\x9f\x98",
 }
 
-TRAILING = [b"", b"z" * 70, "é".encode() * 40, b"\x80" * 3]
+TRAILING = [b"", b"z" * 70, "é".encode() * 40, b"\xff" * 3]
 
 
 def well_formed_text_of_length(unit: str, length: int) -> bytes:

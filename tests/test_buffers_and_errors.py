@@ -21,7 +21,7 @@ import utfkit._core
 from utf8_oracle import ERROR_HANDLERS, cpython_decode_outcome, cpython_error, utfkit_decode_outcome, utfkit_error
 
 WELL_FORMED = "héllo, wörld € 😀 ".encode("utf-8")
-ILL_FORMED = WELL_FORMED + b"\xed\xa0\x80" + b" then \xe2\x82 more" + b"\xf0\x9f\x98"
+ILL_FORMED = WELL_FORMED + b"\xed\xa0\x80" + b" then \xe2\x82 more!" + b"\xf0\x9f\x98"
 ERROR_OFFSET = len(WELL_FORMED)
 assert len(WELL_FORMED) % 2 == 0 and len(ILL_FORMED) % 2 == 0  # array('H') needs whole items
 

@@ -1,0 +1,233 @@
+"""UTF-8 throughput: utfkit against CPython's own codec, with pytest-benchmark.
+
+Not part of the plain ``pytest`` run (pyproject's ``testpaths`` is ``tests``);
+run from the repository root:
+
+    pytest benchmarks --benchmark-group-by=group
+    pytest benchmarks --benchmark-group-by=group -q --benchmark-min-rounds=3 \\
+        --benchmark-max-time=0.2                      # quicker, less precise
+    UTFKIT_BENCH_BACKENDS=scalar,avx2 pytest benchmarks --benchmark-group-by=group
+    UTFKIT_CORPUS_DIR=../shared/corpus pytest benchmarks --benchmark-group-by=group \\
+        -k corpus                                     # real text only
+    pytest benchmarks --benchmark-group-by=group --benchmark-json=bench.json
+
+Each group is one operation on one text, named ``operation/text``:
+
+``validate/<text>``     ``utfkit.validate`` vs ``bytes.decode("utf-8")`` (clean texts)
+``count/<text>``        ``utfkit.count`` vs ``len(bytes.decode("utf-8", "replace"))``
+``replace/<text>``      ``utfkit.sanitize`` vs ``bytes.decode("utf-8", "replace")``
+``first-error/<text>``  ``utfkit.valid_up_to`` and ``utfkit.validate`` vs a strict
+                        ``bytes.decode`` that raises (dirty texts; each call
+                        reads only up to the first ill-formed subsequence)
+
+and every group also holds ``test_read_baseline``: ``bytes.find`` of a byte
+absent from the text, i.e. memchr over the same bytes, the speed of merely
+reading them.  The texts are the generated corpus of ``utfkit._corpus``
+(1 MiB each, clean and ``-dirty``), plus, when ``UTFKIT_CORPUS_DIR`` names a
+directory, its ``*.txt`` files (``corpus:`` in the test ids) and a dirty
+variant of each; without it those tests are skipped.  Every utfkit result is
+checked against CPython's before it counts.  After the run, a table of GB/s
+per group is printed (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import pytest
+
+import utfkit
+from utfkit import _bench, _corpus
+
+CORPUS_DIR_ENV = "UTFKIT_CORPUS_DIR"
+
+#: A parameter: ("generated", name) or ("corpus", name).
+TextKey = tuple[str, str]
+
+
+@functools.lru_cache(maxsize=1)
+def _real_corpus(directory: str) -> dict[str, bytes]:
+    """The files under ``directory``, each also as a ``-dirty`` variant;
+    files that are already ill-formed appear only as they are."""
+    texts: dict[str, bytes] = {}
+    for name, data in _corpus.load_dir(directory).items():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            texts[name] = data
+        else:
+            texts[name] = data
+            texts[name + _corpus.DIRTY_SUFFIX] = _corpus.dirty(data)
+    return texts
+
+
+def _text(key: TextKey) -> bytes:
+    source, name = key
+    if source == "generated":
+        return _corpus.generate(name)
+    return _real_corpus(os.environ[CORPUS_DIR_ENV])[name]
+
+
+def _is_clean(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _text_params(clean: bool) -> list[Any]:
+    names = _corpus.CORPUS_NAMES if clean else _corpus.DIRTY_NAMES
+    params = [pytest.param(("generated", name), id=name) for name in names]
+    directory = os.environ.get(CORPUS_DIR_ENV)
+    if not directory:
+        reason = (
+            f"set {CORPUS_DIR_ENV} to a directory of *.txt files (e.g. ../shared/corpus) "
+            "to benchmark real text"
+        )
+    elif not os.path.isdir(directory):
+        reason = f"{CORPUS_DIR_ENV}={directory!r} is not a directory"
+    else:
+        real = _real_corpus(directory)
+        chosen = [name for name, data in real.items() if _is_clean(data) == clean]
+        params += [pytest.param(("corpus", name), id=f"corpus:{name}") for name in chosen]
+        return params
+    skipped_id = "corpus-clean" if clean else "corpus-dirty"
+    params.append(pytest.param(("corpus", ""), id=skipped_id, marks=pytest.mark.skip(reason=reason)))
+    return params
+
+
+CLEAN_TEXTS = _text_params(clean=True)
+DIRTY_TEXTS = _text_params(clean=False)
+
+
+def _group(operation: str, key: TextKey) -> str:
+    source, name = key
+    return f"{operation}/{name}" if source == "generated" else f"{operation}/corpus:{name}"
+
+
+def _first_error(data: bytes) -> UnicodeDecodeError:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error
+    raise AssertionError("a dirty text decodes without error")
+
+
+def _cpython_valid_up_to(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start
+    return len(data)
+
+
+def _cpython_count(data: bytes) -> int:
+    return len(data.decode("utf-8", "replace"))
+
+
+# ---------------------------------------------------------------- validate
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS)
+def test_validate_utfkit(throughput: Any, utfkit_backend: str, key: TextKey) -> None:
+    data = _text(key)
+    assert throughput(_group("validate", key), len(data), utfkit.validate, data) is True
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS)
+def test_validate_cpython_decode_strict(throughput: Any, key: TextKey) -> None:
+    data = _text(key)
+    text = throughput(_group("validate", key), len(data), data.decode, "utf-8")
+    assert len(text) > 0
+
+
+# ---------------------------------------------------------------- count
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS + DIRTY_TEXTS)
+def test_count_utfkit(throughput: Any, utfkit_backend: str, key: TextKey) -> None:
+    data = _text(key)
+    expected = _cpython_count(data)
+    assert throughput(_group("count", key), len(data), utfkit.count, data) == expected
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS + DIRTY_TEXTS)
+def test_count_cpython_len_decode_replace(throughput: Any, key: TextKey) -> None:
+    data = _text(key)
+    assert throughput(_group("count", key), len(data), _cpython_count, data) > 0
+
+
+# ---------------------------------------------------------------- replace
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS + DIRTY_TEXTS)
+def test_replace_utfkit_sanitize(throughput: Any, utfkit_backend: str, key: TextKey) -> None:
+    data = _text(key)
+    expected = data.decode("utf-8", "replace").encode("utf-8")
+    assert throughput(_group("replace", key), len(data), utfkit.sanitize, data) == expected
+
+
+@pytest.mark.parametrize("key", CLEAN_TEXTS + DIRTY_TEXTS)
+def test_replace_cpython_decode_replace(throughput: Any, key: TextKey) -> None:
+    data = _text(key)
+    text = throughput(_group("replace", key), len(data), data.decode, "utf-8", "replace")
+    assert len(text) > 0
+
+
+# ---------------------------------------------------------------- first error
+
+
+@pytest.mark.parametrize("key", DIRTY_TEXTS)
+def test_first_error_utfkit_valid_up_to(
+    throughput: Any, utfkit_backend: str, key: TextKey
+) -> None:
+    data = _text(key)
+    error = _first_error(data)
+    got = throughput(_group("first-error", key), error.end, utfkit.valid_up_to, data)
+    assert got == error.start
+
+
+@pytest.mark.parametrize("key", DIRTY_TEXTS)
+def test_first_error_utfkit_validate(throughput: Any, utfkit_backend: str, key: TextKey) -> None:
+    data = _text(key)
+    error = _first_error(data)
+    assert throughput(_group("first-error", key), error.end, utfkit.validate, data) is False
+
+
+@pytest.mark.parametrize("key", DIRTY_TEXTS)
+def test_first_error_cpython_decode_strict_raises(throughput: Any, key: TextKey) -> None:
+    data = _text(key)
+    error = _first_error(data)
+    got = throughput(_group("first-error", key), error.end, _cpython_valid_up_to, data)
+    assert got == error.start
+
+
+# ---------------------------------------------------------------- read baseline
+
+
+_BASELINE_CASES = [
+    pytest.param(operation, text.values[0], id=f"{operation}-{text.id}", marks=text.marks)
+    for operation, texts in (
+        ("validate", CLEAN_TEXTS),
+        ("count", CLEAN_TEXTS + DIRTY_TEXTS),
+        ("replace", CLEAN_TEXTS + DIRTY_TEXTS),
+        ("first-error", DIRTY_TEXTS),
+    )
+    for text in texts
+]
+
+
+@pytest.mark.parametrize(("operation", "key"), _BASELINE_CASES)
+def test_read_baseline(throughput: Any, operation: str, key: TextKey) -> None:
+    """memchr over the bytes the group's operation reads: the whole text, or
+    for first-error the prefix up to the end of the first error."""
+    data = _text(key)
+    if operation == "first-error":
+        data = data[: _first_error(data).end]
+    absent = _bench.absent_byte(data)
+    if absent is None:
+        pytest.skip("every byte value occurs in this text: no absent byte to search for")
+    assert throughput(_group(operation, key), len(data), data.find, absent) == -1

@@ -1,0 +1,7 @@
+"""``python -m utfkit`` runs the ``utfkit`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
