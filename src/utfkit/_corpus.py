@@ -483,7 +483,8 @@ def dirty(data: bytes, every: int = 1024) -> bytes:
     """``data`` with one ill-formed subsequence inserted per ``every`` bytes.
 
     The insertions go at the first character boundary at or after offsets
-    ``every // 2``, ``every // 2 + every``, ... of ``data`` and cycle through
+    ``every // 2``, ``every // 2 + every``, ... of ``data`` (in a text of at
+    most ``every // 2`` bytes, after its middle) and cycle through
     :data:`ILL_FORMED_SUBSEQUENCES`, so each is followed by the start of a
     character (or by the end of the text) and the kinds do not merge.  A
     boundary is any byte that is not a continuation byte (80..BF); if ``data``
@@ -496,7 +497,10 @@ def dirty(data: bytes, every: int = 1024) -> bytes:
     pieces: list[bytes] = []
     kinds = itertools.cycle(ILL_FORMED_SUBSEQUENCES)
     previous = 0
-    for offset in range(every // 2, length, every):
+    # Half a period in, or in the middle of a text shorter than that, so that
+    # every non-empty text gets at least one.
+    first = every // 2 if length > every // 2 else length // 2
+    for offset in range(first, length, every):
         boundary = max(offset, previous)
         while boundary < length and view[boundary] & 0xC0 == 0x80:
             boundary += 1
