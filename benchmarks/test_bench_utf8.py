@@ -95,7 +95,8 @@ def _text_params(clean: bool) -> list[Any]:
         params += [pytest.param(("corpus", name), id=f"corpus:{name}") for name in chosen]
         return params
     skipped_id = "corpus-clean" if clean else "corpus-dirty"
-    params.append(pytest.param(("corpus", ""), id=skipped_id, marks=pytest.mark.skip(reason=reason)))
+    skip = pytest.mark.skip(reason=reason)
+    params.append(pytest.param(("corpus", ""), id=skipped_id, marks=skip))
     return params
 
 

@@ -15,7 +15,6 @@
 #include "utf8_dfa.h"
 #include "utfkit.h"
 
-#define HIGH_BITS 0x8080808080808080ull
 
 static const uint8_t replacement_character[3] = {0xEF, 0xBF, 0xBD}; /* U+FFFD */
 
@@ -162,16 +161,23 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len)
 /* ---- counting ---- */
 
 /* Characters in well-formed src[0..len): every byte that is not a
- * continuation byte (10xxxxxx) starts one. */
+ * continuation byte (10xxxxxx) starts one.  Continuation bytes are counted
+ * 8 at a time: each lane of `lanes` holds how many were seen in that byte
+ * position, flushed before a lane can pass 255. */
 static size_t count_characters(const uint8_t *src, size_t len)
 {
+    const uint64_t low_bits = 0x0101010101010101ull, even_lanes = 0x00FF00FF00FF00FFull;
     size_t continuation = 0, i = 0;
     while (len - i >= 8) {
-        uint64_t word;
-        memcpy(&word, src + i, 8);
-        /* bit 7 set and bit 6 clear: (word & ~(word << 1)) & 0x80.. */
-        continuation += (size_t)__builtin_popcountll(word & ~(word << 1) & HIGH_BITS);
-        i += 8;
+        uint64_t lanes = 0;
+        for (int round = 0; round < 255 && len - i >= 8; round++, i += 8) {
+            uint64_t word;
+            memcpy(&word, src + i, 8);
+            /* bit 7 set and bit 6 clear; bit 6 of each byte moved to bit 7 */
+            lanes += ((word & ~(word << 1)) >> 7) & low_bits;
+        }
+        uint64_t pairs = (lanes & even_lanes) + ((lanes >> 8) & even_lanes);
+        continuation += (size_t)((pairs * 0x0001000100010001ull) >> 48);
     }
     for (; i < len; i++)
         continuation += utf8_is_continuation(src[i]);
@@ -181,6 +187,8 @@ static size_t count_characters(const uint8_t *src, size_t len)
 size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
+    if (kernel->utf8_validate(src, len))
+        return count_characters(src, len);
     size_t characters = 0, i = 0;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);

@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import importlib.metadata
 import itertools
 import json
 import os
@@ -400,12 +401,8 @@ def _utfkit_version() -> str:
     if isinstance(version, str):
         return version
     try:
-        from importlib.metadata import PackageNotFoundError, version as dist_version
-    except ImportError:  # pragma: no cover - Python < 3.8
-        return "unknown"
-    try:
-        return dist_version("utfkit")
-    except PackageNotFoundError:
+        return importlib.metadata.version("utfkit")
+    except importlib.metadata.PackageNotFoundError:
         return "unknown"
 
 

@@ -504,8 +504,6 @@ def dirty(data: bytes, every: int = 1024) -> bytes:
         boundary = max(offset, previous)
         while boundary < length and view[boundary] & 0xC0 == 0x80:
             boundary += 1
-        if boundary >= length:
-            break
         pieces.append(view[previous:boundary].tobytes())
         pieces.append(next(kinds))
         previous = boundary
