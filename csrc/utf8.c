@@ -161,26 +161,24 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len)
 /* ---- counting ---- */
 
 /* Characters in well-formed src[0..len): every byte that is not a
- * continuation byte (10xxxxxx) starts one.  Continuation bytes are counted
- * 8 at a time: each lane of `lanes` holds how many were seen in that byte
- * position, flushed before a lane can pass 255. */
-static size_t count_characters(const uint8_t *src, size_t len)
+ * continuation byte (80..BF) starts one.  Runs of ASCII, which hold none,
+ * are skipped by the kernel; the rest is counted in stretches by a loop
+ * written so that the compiler vectorises it: as signed bytes, 80..BF are
+ * exactly the values below -64, and a 32-bit count per stretch cannot
+ * overflow. */
+#define COUNT_STRETCH 4096
+
+static size_t count_characters(const uint8_t *src, size_t len, const utfkit_kernel *kernel)
 {
-    const uint64_t low_bits = 0x0101010101010101ull, even_lanes = 0x00FF00FF00FF00FFull;
     size_t continuation = 0, i = 0;
-    while (len - i >= 8) {
-        uint64_t lanes = 0;
-        for (int round = 0; round < 255 && len - i >= 8; round++, i += 8) {
-            uint64_t word;
-            memcpy(&word, src + i, 8);
-            /* bit 7 set and bit 6 clear; bit 6 of each byte moved to bit 7 */
-            lanes += ((word & ~(word << 1)) >> 7) & low_bits;
-        }
-        uint64_t pairs = (lanes & even_lanes) + ((lanes >> 8) & even_lanes);
-        continuation += (size_t)((pairs * 0x0001000100010001ull) >> 48);
+    while (i < len) {
+        i += kernel->ascii_prefix_length(src + i, len - i);
+        size_t stretch_end = len - i > COUNT_STRETCH ? i + COUNT_STRETCH : len;
+        uint32_t in_stretch = 0;
+        for (; i < stretch_end; i++)
+            in_stretch += (int8_t)src[i] < -64;
+        continuation += in_stretch;
     }
-    for (; i < len; i++)
-        continuation += utf8_is_continuation(src[i]);
     return len - continuation;
 }
 
@@ -188,11 +186,11 @@ size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
     if (kernel->utf8_validate(src, len))
-        return count_characters(src, len);
+        return count_characters(src, len, kernel);
     size_t characters = 0, i = 0;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);
-        characters += count_characters(src + i, error.position);
+        characters += count_characters(src + i, error.position, kernel);
         if (error.status == UTFKIT_OK)
             return characters;
         characters += 1; /* one U+FFFD for the maximal subpart */

@@ -31,7 +31,10 @@
  *   6. an error at every offset of long ASCII, 2-, 3- and 4-byte texts and
  *      every truncation of them, each with its exact position;
  *   7. fixed-seed random texts mixing long ASCII runs, characters of every
- *      row, truncated rows and stray bytes.
+ *      row, truncated rows and stray bytes;
+ *   8. 256 KiB texts of each width, clean, truncated, and with an error
+ *      near the start, the middle (where validate may split its work) and
+ *      the end.
  * Every API check also runs sanitize and remove_ill_formed with cap = needed
  * (exact output; guard bytes after it survive), cap = needed-1 and cap = 0
  * with dst NULL (UTFKIT_OUTPUT_TOO_SMALL, written = the length needed,
@@ -337,7 +340,7 @@ static void check_backend_selection(void)
  * The public API against the reference, under every backend.
  * ------------------------------------------------------------------------ */
 
-#define GUARD_BYTES 32
+#define GUARD_BYTES 16
 #define GUARD_VALUE 0xA5
 
 typedef struct scratch {
@@ -363,12 +366,18 @@ static uint8_t *scratch_reserve(scratch *s, size_t size)
 
 static scratch reference_sanitized, reference_removed, output;
 
-static int guard_intact(const uint8_t *guard, size_t n)
+static uint8_t guard_pattern[4096];
+
+/* 1 if dst[0..n) still holds GUARD_VALUE everywhere. */
+static int guard_intact(const uint8_t *dst, size_t n)
 {
-    for (size_t i = 0; i < n; ++i)
-        if (guard[i] != GUARD_VALUE)
+    while (n > sizeof guard_pattern) {
+        if (memcmp(dst, guard_pattern, sizeof guard_pattern) != 0)
             return 0;
-    return 1;
+        dst += sizeof guard_pattern;
+        n -= sizeof guard_pattern;
+    }
+    return memcmp(dst, guard_pattern, n) == 0;
 }
 
 typedef utfkit_result (*writer_fn)(const uint8_t *, size_t, uint8_t *, size_t);
@@ -435,8 +444,12 @@ static unsigned long long api_inputs_checked;
  * src[0..len) against reference_convert.  src must be the end of a heap
  * block (src + len is one past it) so that sanitizers catch over-reads.
  * `thorough` adds checks that cost a few more calls (output re-validated,
- * count preserved by sanitizing). */
-static void expect_api_matches_reference(const uint8_t *src, size_t len, int thorough)
+ * count preserved by sanitizing).  only_backend is an index into
+ * available_backends, or ALL_BACKENDS. */
+#define ALL_BACKENDS SIZE_MAX
+
+static void expect_api_matches_reference(const uint8_t *src, size_t len, int thorough,
+                                         size_t only_backend)
 {
     reference_outcome ref;
     uint8_t *sanitized = scratch_reserve(&reference_sanitized, 3 * len);
@@ -446,6 +459,8 @@ static void expect_api_matches_reference(const uint8_t *src, size_t len, int tho
     ++api_inputs_checked;
 
     for (size_t b = 0; b < available_backend_count; ++b) {
+        if (only_backend != ALL_BACKENDS && b != only_backend)
+            continue;
         use_backend(available_backends[b]);
 
         int valid = utfkit_utf8_validate(src, len);
@@ -554,6 +569,13 @@ static void end_pass(const char *what_was_checked)
 
 /* splitmix64: a fixed-seed generator, so every run checks the same inputs. */
 static uint64_t prng_state = UINT64_C(0x5EED0000000037A7);
+
+/* Each pass that draws numbers starts from its own seed, so what one pass
+ * checks does not depend on the options given to another. */
+static void prng_seed(uint64_t seed)
+{
+    prng_state = seed;
+}
 
 static uint64_t prng_next(void)
 {
@@ -729,28 +751,45 @@ static void prove_dfa_equals_table_3_7(void)
 /* Heap blocks of exactly 1..4 bytes, so an over-read leaves the block. */
 static uint8_t *exact_block[5];
 
+/* --quick: each short sequence is checked under one backend, picked by a
+ * hash of its index, instead of under all of them. */
+static int rotate_backends;
+static uint64_t short_sequence_index;
+
+static size_t backend_for_short_sequence(void)
+{
+    if (!rotate_backends)
+        return ALL_BACKENDS;
+    uint64_t z = (++short_sequence_index) * UINT64_C(0x9E3779B97F4A7C15);
+    z = (z ^ (z >> 31)) * UINT64_C(0xBF58476D1CE4E5B9);
+    return (size_t)((z >> 32) % available_backend_count);
+}
+
 static void check_short_sequence(const uint8_t *seq, size_t length)
 {
     uint8_t *src = exact_block[length];
     memcpy(src, seq, length);
-    /* The two references must agree with each other first. */
-    reference_outcome ref;
-    uint8_t sanitized[12], removed[4];
-    reference_convert(src, length, sanitized, removed, &ref);
-    if ((ref.status == UTFKIT_OK) != is_concatenation_of_rows(src, length))
-        fail("reference self-check", src, length, 0, "conversion and concatenation disagree");
-    expect_api_matches_reference(src, length, 0);
+    if (length <= 3) {
+        /* The two references agree with each other (on 4-byte sequences
+         * pass 2 already ties is_concatenation_of_rows to the DFA). */
+        reference_outcome ref;
+        uint8_t sanitized[12], removed[4];
+        reference_convert(src, length, sanitized, removed, &ref);
+        if ((ref.status == UTFKIT_OK) != is_concatenation_of_rows(src, length))
+            fail("reference self-check", src, length, 0, "conversion and concatenation disagree");
+    }
+    expect_api_matches_reference(src, length, 0, backend_for_short_sequence());
 }
 
 static void check_api_on_1_to_3_byte_sequences(void)
 {
     char title[96];
-    snprintf(title, sizeof title, "3. API x %zu backend(s): all 1-3 byte sequences",
-             available_backend_count);
+    snprintf(title, sizeof title, "3. API x %s: all 1-3 byte sequences",
+             rotate_backends ? "1 backend each (--quick)" : "every backend");
     begin_pass(title);
     unsigned long long before = api_inputs_checked;
     /* The empty input too. */
-    expect_api_matches_reference(exact_block[0], 0, 1);
+    expect_api_matches_reference(exact_block[0], 0, 1, ALL_BACKENDS);
     for (size_t length = 1; length <= 3; ++length) {
         uint8_t seq[4] = {0, 0, 0, 0};
         do
@@ -773,8 +812,9 @@ static const uint8_t range_boundary_bytes[] = {
 static void check_api_on_4_byte_sequences(int exhaustive, unsigned long samples)
 {
     char title[96];
-    snprintf(title, sizeof title, "4. API x %zu backend(s): 4-byte F0..F4 sequences (%s)",
-             available_backend_count, exhaustive ? "all" : "sampled");
+    snprintf(title, sizeof title, "4. API x %s: 4-byte F0..F4 sequences (%s)",
+             rotate_backends ? "1 backend each" : "every backend",
+             exhaustive ? "all" : "sampled");
     begin_pass(title);
     unsigned long long before = api_inputs_checked;
     uint8_t seq[4];
@@ -798,6 +838,7 @@ static void check_api_on_4_byte_sequences(int exhaustive, unsigned long samples)
                         check_short_sequence(seq, 4);
                     }
         /* ...plus a fixed-seed pseudo-random sample of the whole space. */
+        prng_seed(UINT64_C(0x5EED0000000037A7));
         for (unsigned long i = 0; i < samples; ++i) {
             uint64_t r = prng_next();
             seq[0] = (uint8_t)(0xF0 + (r >> 32) % 5);
@@ -973,7 +1014,7 @@ static void check_section_3_9_examples(void)
         expected_outcome want = {ex->status, ex->position, ex->subpart_length, ex->count,
                                  sanitized, sanitized_length, removed, removed_length};
         expect_outcome(ex->source, src, n, &want);
-        expect_api_matches_reference(src, n, 1);
+        expect_api_matches_reference(src, n, 1, ALL_BACKENDS);
         free_heap_copy(src, 0);
 
         /* Inside text: `offset` bytes of filler before, some characters
@@ -1012,7 +1053,7 @@ static void check_section_3_9_examples(void)
                     size_t misalign = (offset * 7 + t) % 64;
                     src = heap_copy(text, len, misalign);
                     expect_outcome(what, src, len, &inside);
-                    expect_api_matches_reference(src, len, 1);
+                    expect_api_matches_reference(src, len, 1, ALL_BACKENDS);
                     free_heap_copy(src, misalign);
                     ++embedded;
                 }
@@ -1087,7 +1128,7 @@ static void check_errors_at_every_offset(void)
                 snprintf(what, sizeof what, "byte %02X at offset %zu of %s text",
                          never_well_formed[e], k, fl->name);
                 expect_outcome(what, src, LONG_TEXT_BYTES, &want);
-                expect_api_matches_reference(src, LONG_TEXT_BYTES, 1);
+                expect_api_matches_reference(src, LONG_TEXT_BYTES, 1, ALL_BACKENDS);
                 free_heap_copy(src, misalign);
                 ++inputs;
             }
@@ -1095,7 +1136,7 @@ static void check_errors_at_every_offset(void)
                 memcpy(damaged, text, LONG_TEXT_BYTES);
                 damaged[k] = other_bytes[e];
                 uint8_t *src = heap_copy(damaged, LONG_TEXT_BYTES, misalign);
-                expect_api_matches_reference(src, LONG_TEXT_BYTES, 1);
+                expect_api_matches_reference(src, LONG_TEXT_BYTES, 1, ALL_BACKENDS);
                 free_heap_copy(src, misalign);
                 ++inputs;
             }
@@ -1111,7 +1152,7 @@ static void check_errors_at_every_offset(void)
             char what[96];
             snprintf(what, sizeof what, "%s text cut at %zu bytes", fl->name, len);
             expect_outcome(what, src, len, &want);
-            expect_api_matches_reference(src, len, 1);
+            expect_api_matches_reference(src, len, 1, ALL_BACKENDS);
             free_heap_copy(src, len % 64);
             ++inputs;
         }
@@ -1207,11 +1248,12 @@ static void check_random_texts(unsigned long texts)
     begin_pass("7. fixed-seed random texts of up to 4096 bytes");
     static uint8_t text[4096];
     unsigned long long bytes = 0;
+    prng_seed(UINT64_C(0x5EED00000000D93B));
     for (unsigned long i = 0; i < texts; ++i) {
         size_t len = random_text(text, i % 16 == 0 ? sizeof text : 600);
         size_t misalign = prng_below(64);
         uint8_t *src = heap_copy(text, len, misalign);
-        expect_api_matches_reference(src, len, 1);
+        expect_api_matches_reference(src, len, 1, ALL_BACKENDS);
         free_heap_copy(src, misalign);
         bytes += len;
     }
@@ -1220,12 +1262,63 @@ static void check_random_texts(unsigned long texts)
     end_pass(what);
 }
 
+/* ------------------------------------------------------------------------
+ * Pass 8: large texts (every counter and loop runs long).
+ * ------------------------------------------------------------------------ */
+
+#define LARGE_TEXT_BYTES ((size_t)1 << 18) /* 256 KiB */
+
+static void check_large_texts(void)
+{
+    begin_pass("8. 256 KiB texts, an error near the start / middle / end");
+    size_t inputs = 0;
+    for (size_t f = 0; f < FILLERS; ++f) {
+        const filler *fl = &fillers[f];
+        /* Whole characters only, so the clean text is well-formed. */
+        size_t len = LARGE_TEXT_BYTES - LARGE_TEXT_BYTES % fl->length;
+        uint8_t *text = malloc(len);
+        if (!text) {
+            fprintf(stderr, "FATAL out of memory\n");
+            exit(2);
+        }
+        append_filler(fl, len, text);
+        /* Where validate may split the input in two, and around it. */
+        const size_t places[] = {0, 1, 15, 16, 17, 127, 128, len / 2 - 5, len / 2 - 1, len / 2,
+                                 len / 2 + 1, len / 2 + 3, len - 129, len - 17, len - 3,
+                                 len - 2, len - 1};
+        const size_t place_count = sizeof places / sizeof places[0];
+        for (size_t p = 0; p <= place_count; ++p) {
+            uint8_t saved = 0;
+            if (p < place_count) {
+                saved = text[places[p]];
+                text[places[p]] = 0xFF; /* never well-formed (Table 3-7) */
+            }
+            uint8_t *src = heap_copy(text, len, p % 64);
+            expect_api_matches_reference(src, len, 1, ALL_BACKENDS);
+            /* Truncated: the last character cut after its first byte. */
+            if (fl->length > 1 && p == place_count)
+                expect_api_matches_reference(src, len - fl->length + 1, 1, ALL_BACKENDS);
+            free_heap_copy(src, p % 64);
+            if (p < place_count)
+                text[places[p]] = saved;
+            ++inputs;
+        }
+        free(text);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%zu inputs", inputs);
+    end_pass(what);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void usage(const char *program)
 {
     fprintf(stderr,
-            "usage: %s [--all-4-byte] [--samples N] [--random-texts N]\n"
+            "usage: %s [--quick] [--all-4-byte] [--samples N] [--random-texts N]\n"
+            "  --quick           passes 3 and 4 check each short sequence under one\n"
+            "                    backend (chosen by a hash) instead of all, and the\n"
+            "                    random 4-byte sample is 300000 (for tests/test_c_core.py)\n"
             "  --all-4-byte      check the API on all 83,886,080 4-byte sequences F0..F4\n"
             "                    instead of a boundary grid plus a sample (slow)\n"
             "  --samples N       size of the random 4-byte sample (default 2000000)\n"
@@ -1248,7 +1341,10 @@ int main(int argc, char **argv)
     int all_4_byte = 0;
     unsigned long samples = 2000000, random_texts = 20000;
     for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--all-4-byte") == 0)
+        if (strcmp(argv[i], "--quick") == 0) {
+            rotate_backends = 1;
+            samples = 300000;
+        } else if (strcmp(argv[i], "--all-4-byte") == 0)
             all_4_byte = 1;
         else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc)
             samples = parse_count(argv[++i], argv[0]);
@@ -1259,6 +1355,7 @@ int main(int argc, char **argv)
     }
     double started = now_seconds();
 
+    memset(guard_pattern, GUARD_VALUE, sizeof guard_pattern);
     check_backend_selection();
     printf("utfkit C core vs Table 3-7 -- CPU features: %s\nbackends:", utfkit_cpu_features());
     for (size_t b = 0; b < available_backend_count; ++b)
@@ -1280,6 +1377,7 @@ int main(int argc, char **argv)
     check_section_3_9_examples();
     check_errors_at_every_offset();
     check_random_texts(random_texts);
+    check_large_texts();
 
     for (size_t n = 0; n <= 4; ++n)
         free(exact_block[n]);

@@ -114,10 +114,9 @@ def _zipf_weights(count: int) -> list[float]:
     return [1.0 / (rank + 2.7) for rank in range(1, count + 1)]
 
 
-def _letters(*ranges: tuple[int, int], exclude: str = "") -> str:
-    """The characters of inclusive code point ranges, minus ``exclude``."""
-    chars = "".join(chr(cp) for first, last in ranges for cp in range(first, last + 1))
-    return "".join(ch for ch in chars if ch not in exclude)
+def _letters(*ranges: tuple[int, int]) -> str:
+    """The characters of inclusive code point ranges."""
+    return "".join(chr(cp) for first, last in ranges for cp in range(first, last + 1))
 
 
 def _split(items: list[str], lengths: Sequence[int]) -> list[list[str]]:
