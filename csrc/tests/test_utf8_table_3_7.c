@@ -733,9 +733,9 @@ static void prove_dfa_equals_table_3_7(void)
              * is out of UTF8_ERROR exactly while some row could still
              * complete the bytes read. */
             if (alive != completable)
-                fail("utf8_dfa_step", seq, length, 0, "ends in %s but the sequence is %s a "
+                fail("utf8_dfa_step", seq, length, 0, "ends in %s but the sequence is %s "
                      "prefix of well-formed UTF-8", dfa_state_name(state),
-                     completable ? "" : "not");
+                     completable ? "a" : "not a");
             ++checked;
         } while (next_sequence(seq, length, first_lo, first_hi));
     }

@@ -85,7 +85,7 @@ def _input(data: object, function: str) -> Any:
             f"{function}() argument 'data' must be a bytes-like object, "
             f"not {type(data).__name__!r}"
         ) from None
-    except BufferError as error:
+    except (BufferError, ValueError) as error:  # NumPy says ValueError for non-contiguous arrays
         raise BufferError(
             f"{function}() needs a C-contiguous buffer ({error}); "
             "pass a contiguous copy such as bytes(data)"
