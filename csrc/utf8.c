@@ -13,6 +13,7 @@
 
 #include "kernels.h"
 #include "utf8_dfa.h"
+#include "readers.h"
 #include "utfkit.h"
 
 
@@ -196,4 +197,73 @@ size_t utfkit_utf8_count(const uint8_t *src, size_t len)
         characters += 1; /* one U+FFFD for the maximal subpart */
         i += error.position + error.subpart_length;
     }
+}
+
+/* ---- conversion to other forms ---- */
+
+/* Decodes src[0..len), known to be well-formed, into the sink.  Reading
+ * src[i + 1 .. i + 3] is in bounds because every character is complete. */
+static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, size_t len,
+                                                         utfkit_sink *sink, int to)
+{
+    size_t i = 0;
+    while (i < len) {
+        if (len - i >= 8) {
+            uint64_t word;
+            memcpy(&word, src + i, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                emit_ascii(sink, to, src + i, 8);
+                i += 8;
+                continue;
+            }
+        }
+        uint32_t lead = src[i], scalar;
+        if (lead < 0x80) { /* Table 3-6: 0xxxxxxx */
+            scalar = lead;
+            i += 1;
+        } else if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
+            scalar = (lead & 0x1Fu) << 6 | (src[i + 1] & 0x3Fu);
+            i += 2;
+        } else if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
+            scalar = (lead & 0x0Fu) << 12 | (src[i + 1] & 0x3Fu) << 6 | (src[i + 2] & 0x3Fu);
+            i += 3;
+        } else { /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+            scalar = (lead & 0x07u) << 18 | (src[i + 1] & 0x3Fu) << 12 |
+                     (src[i + 2] & 0x3Fu) << 6 | (src[i + 3] & 0x3Fu);
+            i += 4;
+        }
+        emit(sink, to, scalar);
+    }
+}
+
+static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
+                                                    utfkit_sink *sink, int to)
+{
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    /* Well-formed input, the common case, is validated by the faster
+     * two-stream path and then decoded without further checks. */
+    if (kernel->utf8_validate(src, len)) {
+        utf8_decode_well_formed(src, len, sink, to);
+        return sink_result(sink, len);
+    }
+    size_t i = 0;
+    for (;;) {
+        utfkit_result error = first_ill_formed(src + i, len - i, kernel);
+        utf8_decode_well_formed(src + i, error.position, sink, to);
+        if (error.status == UTFKIT_OK)
+            break;
+        if (errors == UTFKIT_STRICT)
+            return sink_error(sink, error.status, i + error.position, error.subpart_length);
+        if (errors == UTFKIT_REPLACE)
+            emit(sink, to, 0xFFFD);
+        i += error.position + error.subpart_length;
+    }
+    return sink_result(sink, len);
+}
+
+#define UTF8_TO(to) utf8_read(src, len, errors, sink, to)
+
+utfkit_result utf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink)
+{
+    UTFKIT_FOR_EACH_DESTINATION(to, UTF8_TO)
 }

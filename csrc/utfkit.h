@@ -90,6 +90,60 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len);
  * subpart produces: characters plus replaced subparts. */
 size_t utfkit_utf8_count(const uint8_t *src, size_t len);
 
+/* ---- every encoding form: UTF-8, UTF-16 and UTF-32 (Unicode 3.9, D90-D92) ---- */
+
+/* The encoding forms, each with its byte order where it has one.  Offsets
+ * and lengths are always in bytes. */
+typedef enum utfkit_form {
+    UTFKIT_UTF8 = 0,
+    UTFKIT_UTF16LE = 1,
+    UTFKIT_UTF16BE = 2,
+    UTFKIT_UTF32LE = 3,
+    UTFKIT_UTF32BE = 4
+} utfkit_form;
+
+/* What a conversion does with an ill-formed subsequence.  UTF-8 input is
+ * cut into maximal subparts (D93b); UTF-16 input into unpaired surrogates,
+ * and a truncated final code unit or surrogate pair; UTF-32 input into
+ * code units that are surrogates or above 10FFFF, and a truncated final
+ * code unit -- the units CPython's codecs report. */
+typedef enum utfkit_errors {
+    UTFKIT_STRICT = 0,   /* stop at the first one and report it */
+    UTFKIT_REPLACE = 1,  /* write U+FFFD for each */
+    UTFKIT_IGNORE = 2    /* leave each out */
+} utfkit_errors;
+
+/* Statuses for UTF-16 and UTF-32 input: UTFKIT_END_OF_DATA for a final
+ * code unit cut short (subpart_length < the unit size) or a lead surrogate
+ * with its pair cut short; UTFKIT_SURROGATE for an unpaired surrogate
+ * (UTF-16) or a surrogate code unit (UTF-32); UTFKIT_TOO_LARGE for a UTF-32
+ * code unit above 10FFFF.  subpart_length is the bytes a replacement
+ * covers: 2 for an unpaired UTF-16 surrogate, 4 for a UTF-32 unit. */
+
+/* Converts src from one form to another.  status OK and written = bytes
+ * written; or the first ill-formed subsequence (with errors = STRICT),
+ * written = the bytes its well-formed prefix converts to; or, when cap is
+ * too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length the
+ * whole output needs (what fit may be written in dst[0..cap), never more).
+ * from == to is allowed: validation and repair, or a byte swap. */
+utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
+                               uint8_t *dst, size_t cap);
+
+/* Exact length of utfkit_transcode's output in written (status OK), or the
+ * first ill-formed subsequence with errors = STRICT. */
+utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,
+                                       int errors);
+
+/* The first ill-formed subsequence of src in the given form, as
+ * utfkit_utf8_check does for UTF-8. */
+utfkit_result utfkit_check(const uint8_t *src, size_t len, int form);
+
+/* 1 if src is well-formed in the given form, else 0. */
+int utfkit_validate(const uint8_t *src, size_t len, int form);
+
+/* Code points a conversion with errors = REPLACE produces. */
+size_t utfkit_count(const uint8_t *src, size_t len, int form);
+
 /* ---- kernels ---- */
 
 /* Name of the active kernel: "scalar", "sse2", "avx2" or "avx512". */

@@ -5,7 +5,18 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
-from ._core import backend, check, count, decode, sanitize, valid_up_to, validate
+from ._core import (
+    backend,
+    check,
+    count,
+    decode,
+    encode,
+    sanitize,
+    transcode,
+    transcoded_length,
+    valid_up_to,
+    validate,
+)
 
 __version__ = "0.1.0"
 
@@ -14,7 +25,10 @@ __all__ = [
     "check",
     "count",
     "decode",
+    "encode",
     "sanitize",
+    "transcode",
+    "transcoded_length",
     "valid_up_to",
     "validate",
 ]

@@ -8,8 +8,9 @@ are handed to C in place, never copied.
 from __future__ import annotations
 
 import codecs
+import functools
 import os
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._native import ffi, lib
 
@@ -22,8 +23,11 @@ __all__ = [
     "check",
     "count",
     "decode",
+    "encode",
     "sanitize",
     "set_backend",
+    "transcode",
+    "transcoded_length",
     "valid_up_to",
     "validate",
 ]
@@ -32,31 +36,70 @@ __all__ = [
 
 UTF_8 = "utf-8"
 
-# Spellings of UTF-8 after normalisation (lower case; '-' and ' ' read as
-# '_', as the codecs module reads them), CPython's aliases included.
-_UTF_8_SPELLINGS = frozenset({"utf_8", "utf8", "u8", "utf", "cp65001", "utf8_ucs2", "utf8_ucs4"})
+# Canonical name (as codecs.lookup spells it) -> C encoding form.
+_FORMS: Dict[str, int] = {
+    "utf-8": lib.UTFKIT_UTF8,
+    "utf-16-le": lib.UTFKIT_UTF16LE,
+    "utf-16-be": lib.UTFKIT_UTF16BE,
+    "utf-32-le": lib.UTFKIT_UTF32LE,
+    "utf-32-be": lib.UTFKIT_UTF32BE,
+}
+SUPPORTED_ENCODINGS: Tuple[str, ...] = tuple(_FORMS)
 
-SUPPORTED_ENCODINGS = (UTF_8,)
+# Bytes per code unit, for the worst-case size of a conversion's output.
+_UNIT_SIZE = {"utf-8": 1, "utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4}
+
+# CPython's decoders for the same forms; they read any buffer in place.
+_CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
+    "utf-8": codecs.utf_8_decode,
+    "utf-16-le": codecs.utf_16_le_decode,
+    "utf-16-be": codecs.utf_16_be_decode,
+    "utf-32-le": codecs.utf_32_le_decode,
+    "utf-32-be": codecs.utf_32_be_decode,
+}
 
 
-def _normalize_encoding(encoding: object, function: str) -> str:
-    """Canonical name of a supported encoding, or LookupError."""
-    if encoding is UTF_8 or encoding == UTF_8:  # the default, without the work below
+@functools.lru_cache(maxsize=128)
+def _canonical(encoding: str) -> str:
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise LookupError(f"unknown encoding: {encoding}") from None
+    if name not in _FORMS:
+        raise LookupError(
+            f"utfkit does not handle the encoding {encoding!r}; "
+            f"it handles: {', '.join(SUPPORTED_ENCODINGS)} "
+            "(UTF-16 and UTF-32 with an explicit byte order)"
+        )
+    return name
+
+
+def _normalize_encoding(encoding: object, function: str, argument: str = "encoding") -> str:
+    """Canonical name of a supported encoding (case, '-', '_' and space are
+    read as the codecs module reads them), or LookupError."""
+    if encoding is UTF_8 or encoding == UTF_8:  # the default, without a lookup
         return UTF_8
     if not isinstance(encoding, str):
         raise TypeError(
-            f"{function}() argument 'encoding' must be str, not {type(encoding).__name__}"
+            f"{function}() argument '{argument}' must be str, not {type(encoding).__name__}"
         )
-    key = encoding.strip().lower().replace("-", "_").replace(" ", "_")
-    if key in _UTF_8_SPELLINGS:
-        return UTF_8
+    return _canonical(encoding)
+
+
+_ERROR_MODES = {"strict": lib.UTFKIT_STRICT, "replace": lib.UTFKIT_REPLACE, "ignore": lib.UTFKIT_IGNORE}
+
+
+def _error_mode(errors: object, function: str) -> int:
+    if not isinstance(errors, str):
+        raise TypeError(f"{function}() argument 'errors' must be str, not {type(errors).__name__}")
     try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise LookupError(f"unknown encoding: {encoding}") from None
-    raise LookupError(
-        f"utfkit does not handle the encoding {encoding!r}; "
-        f"it handles: {', '.join(SUPPORTED_ENCODINGS)}"
+        return _ERROR_MODES[errors]
+    except KeyError:
+        pass
+    codecs.lookup_error(errors)  # LookupError for names no codec knows, as CPython says it
+    raise ValueError(
+        f"{function}() handles errors='strict', 'replace' or 'ignore', not {errors!r}; "
+        "for other handlers use decode() and encode()"
     )
 
 
@@ -92,6 +135,19 @@ def _input(data: object, function: str) -> Any:
         ) from None
 
 
+def _output(out: object, function: str) -> Any:
+    """A writable uint8_t[] view of `out` (no copy)."""
+    try:
+        return ffi.from_buffer("uint8_t[]", out, require_writable=True)
+    except TypeError:
+        raise TypeError(
+            f"{function}() argument 'out' must be a writable bytes-like object "
+            f"(e.g. bytearray), not {type(out).__name__!r}"
+        ) from None
+    except (BufferError, ValueError) as error:
+        raise BufferError(f"{function}() needs a writable C-contiguous 'out' buffer ({error})") from None
+
+
 def _as_bytes(data: object) -> bytes:
     return data if type(data) is bytes else bytes(data)  # type: ignore[call-overload]
 
@@ -99,34 +155,55 @@ def _as_bytes(data: object) -> bytes:
 # Output scratch space that C overwrites anyway: no zero-filling.
 _new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 
-# Reasons, worded as CPython's UTF-8 decoder words them.
+# ------------------------------------------------------------------ errors
+
+# Reasons, worded as CPython's decoders word them.
 _UTF_8_REASONS = {
     lib.UTFKIT_INVALID_START: "invalid start byte",
     lib.UTFKIT_INVALID_CONTINUATION: "invalid continuation byte",
     lib.UTFKIT_END_OF_DATA: "unexpected end of data",
 }
+_UTF_32_REASONS = {
+    lib.UTFKIT_END_OF_DATA: "truncated data",
+    lib.UTFKIT_SURROGATE: "code point in surrogate code point range(0xd800, 0xe000)",
+    lib.UTFKIT_TOO_LARGE: "code point not in range(0x110000)",
+}
 
 
-def reason(status: int) -> str:
-    """CPython's wording for a C status of a UTF-8 reader."""
-    return _UTF_8_REASONS[status]
+def reason(status: int, encoding: str = UTF_8, unit: int = 0, subpart_length: int = 0) -> str:
+    """CPython's wording for an ill-formed subsequence the C core reported.
+
+    For UTF-16, `unit` is the code unit at the error (a lead surrogate with
+    no trail, or a lone trail surrogate) and `subpart_length` tells a final
+    odd byte from a surrogate pair cut short.
+    """
+    if encoding == UTF_8:
+        return _UTF_8_REASONS[status]
+    if encoding.startswith("utf-32"):
+        return _UTF_32_REASONS[status]
+    if status == lib.UTFKIT_END_OF_DATA:
+        return "truncated data" if subpart_length < 2 else "unexpected end of data"
+    return "illegal UTF-16 surrogate" if 0xD800 <= unit <= 0xDBFF else "illegal encoding"
 
 
-def _decode_error(data: object, result: Any) -> UnicodeDecodeError:
+def _decode_error(data: object, encoding: str, result: Any) -> UnicodeDecodeError:
+    whole = _as_bytes(data)
     start = result.position
-    return UnicodeDecodeError(
-        UTF_8, _as_bytes(data), start, start + result.subpart_length, reason(result.status)
-    )
+    unit = 0
+    if encoding.startswith("utf-16") and result.status == lib.UTFKIT_SURROGATE:
+        unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
+    why = reason(result.status, encoding, unit, result.subpart_length)
+    return UnicodeDecodeError(encoding, whole, start, start + result.subpart_length, why)
 
 
-def first_error(data: "Buffer", function: str = "first_error") -> Any:
-    """The C result of utfkit_utf8_check: status, position, subpart_length.
+def first_error(data: "Buffer", function: str = "first_error", encoding: str = UTF_8) -> Any:
+    """The C result of utfkit_check: status, position, subpart_length.
 
     For callers (the CLI) that need the position without building a
     UnicodeDecodeError, which copies the whole input.
     """
     source = _input(data, function)
-    return lib.utfkit_utf8_check(source, len(source))
+    return lib.utfkit_check(source, len(source), _FORMS[_normalize_encoding(encoding, function)])
 
 
 # ---------------------------------------------------------------- the API
@@ -134,87 +211,196 @@ def first_error(data: "Buffer", function: str = "first_error") -> Any:
 
 def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
     """True if `data` is well-formed in `encoding` (UTF-8: Table 3-7 exactly)."""
-    _normalize_encoding(encoding, "validate")
+    form = _FORMS[_normalize_encoding(encoding, "validate")]
     source = _input(data, "validate")
-    return bool(lib.utfkit_utf8_validate(source, len(source)))
+    return bool(lib.utfkit_validate(source, len(source), form))
 
 
 def check(data: "Buffer", encoding: str = UTF_8) -> None:
     """Raise UnicodeDecodeError at the first ill-formed subsequence of `data`.
 
     ``start``, ``end`` and ``reason`` are those of
-    ``bytes(data).decode(encoding)``: ``end - start`` is the length of the
-    maximal subpart (Unicode 3.9, D93b).
+    ``bytes(data).decode(encoding)``; for UTF-8, ``end - start`` is the
+    length of the maximal subpart (Unicode 3.9, D93b).
     """
-    _normalize_encoding(encoding, "check")
+    name = _normalize_encoding(encoding, "check")
     source = _input(data, "check")
-    result = lib.utfkit_utf8_check(source, len(source))
+    result = lib.utfkit_check(source, len(source), _FORMS[name])
     if result.status != lib.UTFKIT_OK:
-        raise _decode_error(data, result)
+        raise _decode_error(data, name, result)
 
 
 def valid_up_to(data: "Buffer", encoding: str = UTF_8) -> int:
     """Length in bytes of the longest well-formed prefix ending on a character boundary."""
-    _normalize_encoding(encoding, "valid_up_to")
+    form = _FORMS[_normalize_encoding(encoding, "valid_up_to")]
     source = _input(data, "valid_up_to")
-    return int(lib.utfkit_utf8_check(source, len(source)).position)
+    return int(lib.utfkit_check(source, len(source), form).position)
 
 
 def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
-    """`data` with each maximal subpart of ill-formed text replaced by U+FFFD.
+    """`data` with each ill-formed subsequence replaced by U+FFFD, in the same form.
 
-    Returns `data` itself when it is a ``bytes`` object and already valid.
+    For UTF-8 each maximal subpart becomes EF BF BD; for UTF-16 and UTF-32,
+    each unit CPython's ``replace`` handler replaces.  Returns `data` itself
+    when it is a ``bytes`` object and already valid.
     """
-    _normalize_encoding(encoding, "sanitize")
+    name = _normalize_encoding(encoding, "sanitize")
+    form = _FORMS[name]
     source = _input(data, "sanitize")
     length = len(source)
-    if lib.utfkit_utf8_check(source, length).status == lib.UTFKIT_OK:
+    if lib.utfkit_validate(source, length, form):
         return _as_bytes(data)
-    return _repair(lib.utfkit_utf8_sanitize, source, length)
+    if form == lib.UTFKIT_UTF8:
+        return _write_fresh(lib.utfkit_utf8_sanitize, length * 3, source, length)
+    capacity = length + _UNIT_SIZE[name]  # a final partial unit becomes a whole U+FFFD
+    return _transcode_fresh(source, length, form, form, lib.UTFKIT_REPLACE, capacity, data, name)
 
 
-def _repair(writer: Any, source: Any, length: int) -> bytes:
-    """Run a C repair writer (sanitize) in one pass into scratch space sized
-    by a guess (ill-formed text is usually sparse), and again at the exact
-    size the first call reports if the guess was short; then copy the bytes
-    out.  Measured here, one pass plus a copy beats an exact-size first pass
-    plus writing in place: the DFA pass costs more than the copy.
-    """
-    capacity = length + max(64, length >> 5)
-    scratch = _new_uninitialized("uint8_t[]", capacity)
-    result = writer(source, length, scratch, capacity)
-    if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
-        capacity = result.written
-        scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
-        result = writer(source, length, scratch, capacity)
+def _write_fresh(writer: Any, capacity: int, *arguments: Any) -> bytes:
+    """Run a C writer in one pass into uninitialised scratch space of the
+    worst-case size (only the pages written are ever touched), then copy
+    the bytes written into a new ``bytes``.  Measured here, one pass plus a
+    copy beats an exact-size first pass plus writing in place: a pass over
+    the text costs more than the copy."""
+    scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
+    result = writer(*arguments, scratch, capacity)
     if result.status != lib.UTFKIT_OK:
-        raise MemoryError("utfkit: the repaired text would not fit in memory")
+        raise MemoryError("utfkit: the output would not fit in memory")
     return ffi.buffer(scratch, result.written)[:]
+
+
+def _transcode_fresh(
+    source: Any, length: int, from_form: int, to_form: int, mode: int, capacity: int,
+    data: object, from_name: str,
+) -> bytes:
+    scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
+    result = lib.utfkit_transcode(source, length, from_form, to_form, mode, scratch, capacity)
+    _raise_for(result, data, from_name)
+    return ffi.buffer(scratch, result.written)[:]
+
+
+def _raise_for(result: Any, data: object, from_name: str) -> None:
+    status = result.status
+    if status == lib.UTFKIT_OK:
+        return
+    if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+        raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
+    if result.position == 0 and result.subpart_length == 0 and status == lib.UTFKIT_TOO_LARGE:
+        raise MemoryError("utfkit: the input is too large to convert in memory")
+    raise _decode_error(data, from_name, result)
+
+
+def _worst_case_size(length: int, from_name: str, to_name: str) -> int:
+    """An upper bound of a conversion's output size.
+
+    Every source code unit yields at most one code point (a character, or
+    one U+FFFD for the subpart it starts), and so does a partial final
+    unit.  A code point from a 1- or 2-byte unit is at most 3 bytes of
+    UTF-8 or 2 of UTF-16 (a supplementary one takes 2 such units); from a
+    UTF-32 unit, at most 4 bytes in any form.
+    """
+    from_unit, to_unit = _UNIT_SIZE[from_name], _UNIT_SIZE[to_name]
+    units = -(-length // from_unit)
+    per_unit = 4 if from_unit == 4 else {1: 3, 2: 2, 4: 4}[to_unit]
+    return units * per_unit
+
+
+def transcode(
+    data: "Buffer",
+    from_: str,
+    to: str,
+    errors: str = "strict",
+    out: Optional[Any] = None,
+) -> Any:
+    """Convert `data` from one encoding form to another, buffer to buffer.
+
+    Equal to ``bytes(data).decode(from_, errors).encode(to)`` with no
+    ``str`` in between.  `errors` is ``"strict"`` (raise
+    UnicodeDecodeError with CPython's start, end and reason), ``"replace"``
+    (U+FFFD per maximal subpart of UTF-8, per unpaired surrogate or invalid
+    unit of UTF-16/UTF-32) or ``"ignore"``.
+
+    Returns ``bytes``; or, with `out` (any writable buffer), writes there
+    and returns the number of bytes written, raising ValueError if `out` is
+    too small -- nothing is ever written past its end.
+    """
+    from_name = _normalize_encoding(from_, "transcode", "from_")
+    to_name = _normalize_encoding(to, "transcode", "to")
+    mode = _error_mode(errors, "transcode")
+    source = _input(data, "transcode")
+    length = len(source)
+    from_form, to_form = _FORMS[from_name], _FORMS[to_name]
+    if out is not None:
+        target = _output(out, "transcode")
+        result = lib.utfkit_transcode(source, length, from_form, to_form, mode, target, len(target))
+        if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+            raise ValueError(
+                f"transcode(): 'out' has room for {len(target)} bytes; "
+                f"the output needs {result.written}"
+            )
+        _raise_for(result, data, from_name)
+        return int(result.written)
+    if from_form == to_form and lib.utfkit_validate(source, length, from_form):
+        return _as_bytes(data)  # well-formed already: the output is the input
+    capacity = _worst_case_size(length, from_name, to_name)
+    return _transcode_fresh(source, length, from_form, to_form, mode, capacity, data, from_name)
+
+
+def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict") -> int:
+    """Exact length in bytes of ``transcode(data, from_, to, errors)``.
+
+    Raises UnicodeDecodeError, as transcode does, for ill-formed input with
+    ``errors="strict"``.
+    """
+    from_name = _normalize_encoding(from_, "transcoded_length", "from_")
+    to_name = _normalize_encoding(to, "transcoded_length", "to")
+    mode = _error_mode(errors, "transcoded_length")
+    source = _input(data, "transcoded_length")
+    result = lib.utfkit_transcoded_length(
+        source, len(source), _FORMS[from_name], _FORMS[to_name], mode
+    )
+    _raise_for(result, data, from_name)
+    return int(result.written)
 
 
 def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str:
     """Identical to ``bytes(data).decode(encoding, errors)``, without the copy.
 
-    The ``str`` is built by CPython's own UTF-8 decoder, reading `data` in
-    place: nothing outside CPython can build a ``str`` faster, and measured
-    here, repairing the bytes in C first and then decoding was slower than
+    The ``str`` is built by CPython's own decoder, reading `data` in place:
+    nothing outside CPython can build a ``str`` faster, and measured here,
+    repairing the bytes in C first and then decoding was slower than
     CPython's built-in ``replace`` and ``ignore`` paths.  Every handler
     CPython accepts works, registered ones included, and an unknown handler
     name raises LookupError exactly when CPython would: on meeting the first
-    ill-formed byte.
+    ill-formed code unit.
     """
-    _normalize_encoding(encoding, "decode")
+    name = _normalize_encoding(encoding, "decode")
     if not isinstance(errors, str):
         raise TypeError(f"decode() argument 'errors' must be str, not {type(errors).__name__}")
     _input(data, "decode")  # the same TypeError / BufferError as every other call
-    return codecs.utf_8_decode(data, errors, True)[0]  # type: ignore[arg-type]
+    return _CPYTHON_DECODERS[name](data, errors, True)[0]
+
+
+def encode(text: str, encoding: str = UTF_8, errors: str = "strict") -> bytes:
+    """Identical to ``text.encode(encoding, errors)``.
+
+    Lone surrogates follow `errors` exactly as CPython's encoders treat them
+    (strict raises UnicodeEncodeError; surrogatepass, replace, ignore,
+    backslashreplace and the rest as CPython does).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"encode() argument 'text' must be str, not {type(text).__name__}")
+    name = _normalize_encoding(encoding, "encode")
+    if not isinstance(errors, str):
+        raise TypeError(f"encode() argument 'errors' must be str, not {type(errors).__name__}")
+    return text.encode(name, errors)
 
 
 def count(data: "Buffer", encoding: str = UTF_8) -> int:
     """Number of code points ``decode(data, encoding, errors="replace")`` yields."""
-    _normalize_encoding(encoding, "count")
+    form = _FORMS[_normalize_encoding(encoding, "count")]
     source = _input(data, "count")
-    return int(lib.utfkit_utf8_count(source, len(source)))
+    return int(lib.utfkit_count(source, len(source), form))
 
 
 # ---------------------------------------------------------------- kernels
@@ -222,7 +408,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
 _KERNEL_NAMES = ("scalar", "sse2", "avx2", "avx512")
 
 
-def available_backends() -> list:
+def available_backends() -> List[str]:
     """Kernels this CPU can run, slowest first (the last is the default)."""
     return [name for name in _KERNEL_NAMES if lib.utfkit_backend_available(name.encode())]
 

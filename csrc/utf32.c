@@ -1,0 +1,55 @@
+/*
+ * utf32.c -- reading UTF-32 (Unicode 3.9 D90), either byte order, into any
+ * other form.  A code unit that is a surrogate or above 10FFFF is ill-formed
+ * (4 bytes); a final unit cut short runs to the end ("truncated data", as
+ * CPython reports it).
+ */
+#include "readers.h"
+
+static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
+{
+    return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t len,
+                                                     int big_endian, int errors,
+                                                     utfkit_sink *sink, int to)
+{
+    size_t i = 0;
+    while (i < len) {
+        int status;
+        size_t subpart;
+        if (len - i < 4) {
+            status = UTFKIT_END_OF_DATA;
+            subpart = len - i;
+        } else {
+            uint32_t unit = load32(src + i, big_endian);
+            if (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF)) {
+                emit(sink, to, unit);
+                i += 4;
+                continue;
+            }
+            status = unit <= 0xDFFF ? UTFKIT_SURROGATE : UTFKIT_TOO_LARGE;
+            subpart = 4;
+        }
+        if (errors == UTFKIT_STRICT)
+            return sink_error(sink, status, i, subpart);
+        if (errors == UTFKIT_REPLACE)
+            emit(sink, to, 0xFFFD);
+        i += subpart;
+    }
+    return sink_result(sink, len);
+}
+
+#define UTF32_LE(to) utf32_read(src, len, 0, errors, sink, to)
+#define UTF32_BE(to) utf32_read(src, len, 1, errors, sink, to)
+
+utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, int to, int errors,
+                              utfkit_sink *sink)
+{
+    if (big_endian) {
+        UTFKIT_FOR_EACH_DESTINATION(to, UTF32_BE)
+    }
+    UTFKIT_FOR_EACH_DESTINATION(to, UTF32_LE)
+}
