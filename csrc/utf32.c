@@ -42,8 +42,21 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     return sink_result(sink, len);
 }
 
-#define UTF32_LE(to) utf32_read(src, len, 0, errors, sink, to)
-#define UTF32_BE(to) utf32_read(src, len, 1, errors, sink, to)
+/* The sink is worked on as a local copy: stores of output bytes (uint8_t,
+ * which may alias anything) would otherwise force its fields to be reloaded
+ * from memory after every byte. */
+static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read_locally(const uint8_t *src, size_t len,
+                                                             int big_endian, int errors,
+                                                             utfkit_sink *sink, int to)
+{
+    utfkit_sink local = *sink;
+    utfkit_result result = utf32_read(src, len, big_endian, errors, &local, to);
+    *sink = local;
+    return result;
+}
+
+#define UTF32_LE(to) utf32_read_locally(src, len, 0, errors, sink, to)
+#define UTF32_BE(to) utf32_read_locally(src, len, 1, errors, sink, to)
 
 utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, int to, int errors,
                               utfkit_sink *sink)

@@ -9,9 +9,10 @@
  * Conventions (DESIGN.md section 4):
  *   - every function takes (const uint8_t *src, size_t len, ...) and, when it
  *     writes, (uint8_t *dst, size_t cap); it never reads src[len] or beyond
- *     and never writes dst[cap] or beyond: capacity is checked before any
- *     byte is written (a writer that runs out of room reports
- *     UTFKIT_OUTPUT_TOO_SMALL with the exact length it needs);
+ *     and never writes dst[cap] or beyond: every write is checked against
+ *     cap before it is made.  A writer that runs out of room stops writing,
+ *     keeps counting, and reports UTFKIT_OUTPUT_TOO_SMALL with the exact
+ *     length it needs; dst[0..cap) then holds a prefix of the output;
  *   - positions and lengths are size_t byte offsets, exact for any size;
  *   - nothing is allocated inside the core.
  */
