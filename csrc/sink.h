@@ -3,10 +3,10 @@
  * (Unicode 3.9: Table 3-6 for UTF-8, Table 3-5 for UTF-16, D90 for UTF-32),
  * behind one capacity check.
  *
- * A sink writes into dst[0..cap) while everything fits; the first item that
- * does not fit marks it full, after which nothing more is written but every
- * item is still counted, so `out` always ends as the exact length of the
- * whole output.  Every writer is given only Unicode scalar values (readers
+ * A sink writes into dst[0..cap) while everything fits; the first step whose
+ * output does not fit marks it full, after which nothing more is written but
+ * every byte is still counted, so `out` always ends as the exact length of
+ * the whole output.  Every writer is given only Unicode scalar values (readers
  * replace or drop anything else first), so a writer never fails.
  *
  * The form is an argument of every function here; the readers call them
@@ -44,17 +44,8 @@ static inline utfkit_sink sink_over(uint8_t *dst, size_t cap)
     return sink;
 }
 
-/* Room for n more bytes at the end of the output, or NULL (and counted). */
-static UTFKIT_ALWAYS_INLINE uint8_t *sink_reserve(utfkit_sink *sink, size_t n)
-{
-    uint8_t *room = NULL;
-    if (!sink->full && sink->cap - sink->out >= n)
-        room = sink->dst + sink->out;
-    else
-        sink->full = 1;
-    sink->out += n;
-    return room;
-}
+/* The most one reader step writes: 8 ASCII characters as UTF-32. */
+#define SINK_STEP_MAX 32
 
 static UTFKIT_ALWAYS_INLINE void store16(uint8_t *p, uint32_t unit, int big_endian)
 {
@@ -82,96 +73,127 @@ static UTFKIT_ALWAYS_INLINE void store32(uint8_t *p, uint32_t unit, int big_endi
     }
 }
 
-/* Bytes the scalar value takes in the form. */
-static UTFKIT_ALWAYS_INLINE size_t encoded_size(int form, uint32_t scalar)
+/* Writes one Unicode scalar value at dst + out, unchecked (the caller has
+ * made sure of SINK_STEP_MAX bytes of room), and returns the new out.  For
+ * UTFKIT_COUNT_ONLY nothing is written and out counts code points. */
+static UTFKIT_ALWAYS_INLINE size_t put(uint8_t *dst, size_t out, int form, uint32_t scalar)
 {
-    switch (form) {
-    case UTFKIT_UTF8:
-        return scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4;
-    case UTFKIT_UTF16LE:
-    case UTFKIT_UTF16BE:
-        return scalar < 0x10000 ? 2 : 4;
-    case UTFKIT_UTF32LE:
-    case UTFKIT_UTF32BE:
-        return 4;
-    default:
-        return 1; /* UTFKIT_COUNT_ONLY: one per code point */
-    }
-}
-
-/* Writes one Unicode scalar value. */
-static UTFKIT_ALWAYS_INLINE void emit(utfkit_sink *sink, int form, uint32_t scalar)
-{
-    size_t size = encoded_size(form, scalar);
-    if (form == UTFKIT_COUNT_ONLY) {
-        sink->out += 1;
-        return;
-    }
-    uint8_t *p = sink_reserve(sink, size);
-    if (p == NULL)
-        return;
+    uint8_t *p = form == UTFKIT_COUNT_ONLY ? NULL : dst + out; /* dst is NULL when counting */
     switch (form) {
     case UTFKIT_UTF8: /* Table 3-6 */
-        if (size == 1) {
+        if (scalar < 0x80) {
             p[0] = (uint8_t)scalar;
-        } else if (size == 2) {
+            return out + 1;
+        }
+        if (scalar < 0x800) {
             p[0] = (uint8_t)(0xC0 | (scalar >> 6));
             p[1] = (uint8_t)(0x80 | (scalar & 0x3F));
-        } else if (size == 3) {
+            return out + 2;
+        }
+        if (scalar < 0x10000) {
             p[0] = (uint8_t)(0xE0 | (scalar >> 12));
             p[1] = (uint8_t)(0x80 | ((scalar >> 6) & 0x3F));
             p[2] = (uint8_t)(0x80 | (scalar & 0x3F));
-        } else {
-            p[0] = (uint8_t)(0xF0 | (scalar >> 18));
-            p[1] = (uint8_t)(0x80 | ((scalar >> 12) & 0x3F));
-            p[2] = (uint8_t)(0x80 | ((scalar >> 6) & 0x3F));
-            p[3] = (uint8_t)(0x80 | (scalar & 0x3F));
+            return out + 3;
         }
-        break;
+        p[0] = (uint8_t)(0xF0 | (scalar >> 18));
+        p[1] = (uint8_t)(0x80 | ((scalar >> 12) & 0x3F));
+        p[2] = (uint8_t)(0x80 | ((scalar >> 6) & 0x3F));
+        p[3] = (uint8_t)(0x80 | (scalar & 0x3F));
+        return out + 4;
     case UTFKIT_UTF16LE:
     case UTFKIT_UTF16BE: { /* Table 3-5: wwww = uuuuu - 1 */
         int big_endian = form == UTFKIT_UTF16BE;
-        if (size == 2) {
+        if (scalar < 0x10000) {
             store16(p, scalar, big_endian);
-        } else {
-            uint32_t offset = scalar - 0x10000;
-            store16(p, 0xD800 | (offset >> 10), big_endian);
-            store16(p + 2, 0xDC00 | (offset & 0x3FF), big_endian);
+            return out + 2;
         }
-        break;
+        uint32_t offset = scalar - 0x10000;
+        store16(p, 0xD800 | (offset >> 10), big_endian);
+        store16(p + 2, 0xDC00 | (offset & 0x3FF), big_endian);
+        return out + 4;
     }
-    default: /* UTF-32, D90 */
+    case UTFKIT_UTF32LE:
+    case UTFKIT_UTF32BE: /* D90 */
         store32(p, scalar, form == UTFKIT_UTF32BE);
-        break;
+        return out + 4;
+    default: /* UTFKIT_COUNT_ONLY */
+        return out + 1;
     }
 }
 
-/* Writes n ASCII characters (all below 0x80). */
-static UTFKIT_ALWAYS_INLINE void emit_ascii(utfkit_sink *sink, int form, const uint8_t *ascii,
-                                            size_t n)
+/* Writes n <= 8 ASCII characters (all below 0x80), unchecked. */
+static UTFKIT_ALWAYS_INLINE size_t put_ascii(uint8_t *dst, size_t out, int form,
+                                             const uint8_t *ascii, size_t n)
 {
-    if (form == UTFKIT_COUNT_ONLY) {
-        sink->out += n;
-        return;
-    }
-    size_t unit = form == UTFKIT_UTF8 ? 1 : (form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) ? 2 : 4;
-    uint8_t *p = sink_reserve(sink, n * unit);
-    if (p == NULL)
-        return;
+    uint8_t *p = form == UTFKIT_COUNT_ONLY ? NULL : dst + out; /* dst is NULL when counting */
     switch (form) {
     case UTFKIT_UTF8:
         memcpy(p, ascii, n);
-        break;
+        return out + n;
     case UTFKIT_UTF16LE:
     case UTFKIT_UTF16BE:
         for (size_t k = 0; k < n; k++)
             store16(p + 2 * k, ascii[k], form == UTFKIT_UTF16BE);
-        break;
-    default:
+        return out + 2 * n;
+    case UTFKIT_UTF32LE:
+    case UTFKIT_UTF32BE:
         for (size_t k = 0; k < n; k++)
             store32(p + 4 * k, ascii[k], form == UTFKIT_UTF32BE);
-        break;
+        return out + 4 * n;
+    default:
+        return out + n;
     }
+}
+
+/* The driver every reader shares.  STEP(dst, out) is a statement that
+ * reads one character (or a block of ASCII, or one ill-formed unit) at
+ * `i`, writes at most SINK_STEP_MAX bytes at dst + out unchecked, advances
+ * i and out, and may `break` out of the loop after setting `stopped` (a
+ * strict error).  While the sink has room the step writes straight into
+ * it; near the end it writes into a small staging area whose bytes are
+ * appended only if they fit -- so nothing is written past cap, and out
+ * keeps counting once the sink is full. */
+#define SINK_RUN(sink, to, i, len, stopped, STEP)                                        \
+    do {                                                                                 \
+        uint8_t *sink_dst_ = (sink)->dst;                                               \
+        size_t out = (sink)->out;                                                        \
+        size_t sink_cap_ = (sink)->cap;                                                  \
+        int sink_full_ = (sink)->full;                                                   \
+        while ((i) < (len)) {                                                            \
+            if ((to) == UTFKIT_COUNT_ONLY ||                                             \
+                (!sink_full_ && out <= sink_cap_ && sink_cap_ - out >= SINK_STEP_MAX)) { \
+                uint8_t *dst = sink_dst_;                                                \
+                STEP;                                                                    \
+            } else {                                                                     \
+                uint8_t staging_[SINK_STEP_MAX];                                         \
+                size_t produced_ = 0;                                                    \
+                {                                                                        \
+                    uint8_t *dst = staging_;                                             \
+                    size_t out = 0; /* the step writes into staging_ */                  \
+                    STEP;                                                                \
+                    produced_ = out;                                                     \
+                }                                                                        \
+                if (!sink_full_ && out <= sink_cap_ && sink_cap_ - out >= produced_) {   \
+                    if (produced_ != 0)                                                  \
+                        memcpy(sink_dst_ + out, staging_, produced_);                    \
+                } else {                                                                 \
+                    sink_full_ = 1;                                                      \
+                }                                                                        \
+                out += produced_;                                                        \
+            }                                                                            \
+            if (stopped)                                                                 \
+                break;                                                                   \
+        }                                                                                \
+        (sink)->out = out;                                                               \
+        (sink)->full = sink_full_;                                                       \
+    } while (0)
+
+/* Writes one scalar value through the checked driver. */
+static UTFKIT_ALWAYS_INLINE void sink_put(utfkit_sink *sink, int to, uint32_t scalar)
+{
+    size_t once = 0;
+    SINK_RUN(sink, to, once, (size_t)1, 0, (once = 1, out = put(dst, out, to, scalar)));
 }
 
 /* The result of a conversion that read all of its input. */

@@ -29,57 +29,68 @@ static UTFKIT_ALWAYS_INLINE int four_units_are_ascii(const uint8_t *p, int big_e
     return (word & not_ascii) == 0;
 }
 
+/* Reads one character, a block of four ASCII units, or one ill-formed
+ * subsequence at *i; writes at most SINK_STEP_MAX bytes unchecked. */
+static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, size_t *i,
+                                              uint8_t *dst, size_t out, int big_endian,
+                                              int errors, int to, int *status, size_t *subpart)
+{
+    size_t at = *i;
+    if (len - at >= 8 && four_units_are_ascii(src + at, big_endian)) {
+        const int low_byte = big_endian ? 1 : 0;
+        const uint8_t ascii[4] = {src[at + low_byte], src[at + 2 + low_byte],
+                                  src[at + 4 + low_byte], src[at + 6 + low_byte]};
+        *i = at + 8;
+        return put_ascii(dst, out, to, ascii, 4);
+    }
+    int ill_formed;
+    size_t length;
+    if (len - at < 2) {
+        ill_formed = UTFKIT_END_OF_DATA; /* a final odd byte */
+        length = len - at;
+    } else {
+        uint32_t unit = load16(src + at, big_endian);
+        if (unit < 0xD800 || unit > 0xDFFF) {
+            *i = at + 2;
+            return put(dst, out, to, unit);
+        }
+        if (unit <= 0xDBFF) { /* lead surrogate */
+            if (len - at < 4) {
+                ill_formed = UTFKIT_END_OF_DATA;
+                length = len - at;
+            } else {
+                uint32_t trail = load16(src + at + 2, big_endian);
+                if (trail >= 0xDC00 && trail <= 0xDFFF) {
+                    *i = at + 4;
+                    return put(dst, out, to, 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00));
+                }
+                ill_formed = UTFKIT_SURROGATE; /* "illegal UTF-16 surrogate" */
+                length = 2;
+            }
+        } else {
+            ill_formed = UTFKIT_SURROGATE; /* a trail surrogate alone: "illegal encoding" */
+            length = 2;
+        }
+    }
+    if (errors == UTFKIT_STRICT) {
+        *status = ill_formed;
+        *subpart = length;
+        return out;
+    }
+    *i = at + length;
+    return errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
+}
+
 static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t len,
                                                      int big_endian, int errors,
                                                      utfkit_sink *sink, int to)
 {
-    size_t i = 0;
-    const int low_byte = big_endian ? 1 : 0;
-    while (i < len) {
-        if (len - i >= 8 && four_units_are_ascii(src + i, big_endian)) {
-            const uint8_t ascii[4] = {src[i + low_byte], src[i + 2 + low_byte],
-                                      src[i + 4 + low_byte], src[i + 6 + low_byte]};
-            emit_ascii(sink, to, ascii, 4);
-            i += 8;
-            continue;
-        }
-        int status;
-        size_t subpart;
-        if (len - i < 2) {
-            status = UTFKIT_END_OF_DATA; /* a final odd byte */
-            subpart = len - i;
-        } else {
-            uint32_t unit = load16(src + i, big_endian);
-            if (unit < 0xD800 || unit > 0xDFFF) {
-                emit(sink, to, unit);
-                i += 2;
-                continue;
-            }
-            if (unit <= 0xDBFF) { /* lead surrogate */
-                if (len - i < 4) {
-                    status = UTFKIT_END_OF_DATA;
-                    subpart = len - i;
-                } else {
-                    uint32_t trail = load16(src + i + 2, big_endian);
-                    if (trail >= 0xDC00 && trail <= 0xDFFF) {
-                        emit(sink, to, 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00));
-                        i += 4;
-                        continue;
-                    }
-                    status = UTFKIT_SURROGATE;
-                    subpart = 2;
-                }
-            } else { /* trail surrogate with no lead */
-                status = UTFKIT_SURROGATE;
-                subpart = 2;
-            }
-        }
-        if (errors == UTFKIT_STRICT)
-            return sink_error(sink, status, i, subpart);
-        if (errors == UTFKIT_REPLACE)
-            emit(sink, to, 0xFFFD);
-        i += subpart;
-    }
+    size_t i = 0, subpart = 0;
+    int status = UTFKIT_OK;
+    SINK_RUN(sink, to, i, len, status != UTFKIT_OK,
+             out = utf16_step(src, len, &i, dst, out, big_endian, errors, to, &status, &subpart));
+    if (status != UTFKIT_OK)
+        return sink_error(sink, status, i, subpart);
     return sink_result(sink, len);
 }
 

@@ -12,33 +12,45 @@ static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
                       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+/* Reads one code unit, or a final partial one, at *i. */
+static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, size_t *i,
+                                              uint8_t *dst, size_t out, int big_endian,
+                                              int errors, int to, int *status, size_t *subpart)
+{
+    size_t at = *i;
+    int ill_formed;
+    size_t length;
+    if (len - at < 4) {
+        ill_formed = UTFKIT_END_OF_DATA;
+        length = len - at;
+    } else {
+        uint32_t unit = load32(src + at, big_endian);
+        if (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF)) {
+            *i = at + 4;
+            return put(dst, out, to, unit);
+        }
+        ill_formed = unit <= 0xDFFF ? UTFKIT_SURROGATE : UTFKIT_TOO_LARGE;
+        length = 4;
+    }
+    if (errors == UTFKIT_STRICT) {
+        *status = ill_formed;
+        *subpart = length;
+        return out;
+    }
+    *i = at + length;
+    return errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
+}
+
 static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t len,
                                                      int big_endian, int errors,
                                                      utfkit_sink *sink, int to)
 {
-    size_t i = 0;
-    while (i < len) {
-        int status;
-        size_t subpart;
-        if (len - i < 4) {
-            status = UTFKIT_END_OF_DATA;
-            subpart = len - i;
-        } else {
-            uint32_t unit = load32(src + i, big_endian);
-            if (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF)) {
-                emit(sink, to, unit);
-                i += 4;
-                continue;
-            }
-            status = unit <= 0xDFFF ? UTFKIT_SURROGATE : UTFKIT_TOO_LARGE;
-            subpart = 4;
-        }
-        if (errors == UTFKIT_STRICT)
-            return sink_error(sink, status, i, subpart);
-        if (errors == UTFKIT_REPLACE)
-            emit(sink, to, 0xFFFD);
-        i += subpart;
-    }
+    size_t i = 0, subpart = 0;
+    int status = UTFKIT_OK;
+    SINK_RUN(sink, to, i, len, status != UTFKIT_OK,
+             out = utf32_step(src, len, &i, dst, out, big_endian, errors, to, &status, &subpart));
+    if (status != UTFKIT_OK)
+        return sink_error(sink, status, i, subpart);
     return sink_result(sink, len);
 }
 

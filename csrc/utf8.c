@@ -201,39 +201,58 @@ size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 
 /* ---- conversion to other forms ---- */
 
-/* Decodes src[0..len), known to be well-formed, into the sink.  Reading
- * src[i + 1 .. i + 3] is in bounds because every character is complete. */
+/* Decodes the character (or block of 8 ASCII characters) at *i of
+ * well-formed src[0..len).  Reading src[*i + 1 .. *i + 3] is in bounds
+ * because every character is complete. */
+static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t len, size_t *i,
+                                             uint8_t *dst, size_t out, int to)
+{
+    size_t at = *i;
+    uint32_t lead = src[at], scalar;
+    if (lead < 0x80) { /* Table 3-6: 0xxxxxxx, often in runs */
+        if (len - at >= 8) {
+            uint64_t word;
+            memcpy(&word, src + at, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                *i = at + 8;
+                return put_ascii(dst, out, to, src + at, 8);
+            }
+        }
+        *i = at + 1;
+        return put(dst, out, to, lead);
+    }
+    if (len - at >= 4) {
+        /* Branch-free: every candidate is computed and the length picks
+         * one, so text that mixes lengths costs no mispredictions. */
+        uint32_t b1 = src[at + 1] & 0x3Fu, b2 = src[at + 2] & 0x3Fu, b3 = src[at + 3] & 0x3Fu;
+        uint32_t two = (lead & 0x1Fu) << 6 | b1;
+        uint32_t three = (lead & 0x0Fu) << 12 | b1 << 6 | b2;
+        uint32_t four = (lead & 0x07u) << 18 | b1 << 12 | b2 << 6 | b3;
+        size_t length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        scalar = length == 2 ? two : length == 3 ? three : four;
+        *i = at + length;
+        return put(dst, out, to, scalar);
+    }
+    if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
+        scalar = (lead & 0x1Fu) << 6 | (src[at + 1] & 0x3Fu);
+        *i = at + 2;
+    } else if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
+        scalar = (lead & 0x0Fu) << 12 | (src[at + 1] & 0x3Fu) << 6 | (src[at + 2] & 0x3Fu);
+        *i = at + 3;
+    } else { /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+        scalar = (lead & 0x07u) << 18 | (src[at + 1] & 0x3Fu) << 12 |
+                 (src[at + 2] & 0x3Fu) << 6 | (src[at + 3] & 0x3Fu);
+        *i = at + 4;
+    }
+    return put(dst, out, to, scalar);
+}
+
+/* Decodes well-formed src[0..len) into the sink. */
 static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, size_t len,
                                                          utfkit_sink *sink, int to)
 {
     size_t i = 0;
-    while (i < len) {
-        if (len - i >= 8) {
-            uint64_t word;
-            memcpy(&word, src + i, 8);
-            if ((word & 0x8080808080808080ull) == 0) {
-                emit_ascii(sink, to, src + i, 8);
-                i += 8;
-                continue;
-            }
-        }
-        uint32_t lead = src[i], scalar;
-        if (lead < 0x80) { /* Table 3-6: 0xxxxxxx */
-            scalar = lead;
-            i += 1;
-        } else if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
-            scalar = (lead & 0x1Fu) << 6 | (src[i + 1] & 0x3Fu);
-            i += 2;
-        } else if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
-            scalar = (lead & 0x0Fu) << 12 | (src[i + 1] & 0x3Fu) << 6 | (src[i + 2] & 0x3Fu);
-            i += 3;
-        } else { /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
-            scalar = (lead & 0x07u) << 18 | (src[i + 1] & 0x3Fu) << 12 |
-                     (src[i + 2] & 0x3Fu) << 6 | (src[i + 3] & 0x3Fu);
-            i += 4;
-        }
-        emit(sink, to, scalar);
-    }
+    SINK_RUN(sink, to, i, len, 0, out = utf8_step(src, len, &i, dst, out, to));
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
@@ -255,7 +274,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t l
         if (errors == UTFKIT_STRICT)
             return sink_error(sink, error.status, i + error.position, error.subpart_length);
         if (errors == UTFKIT_REPLACE)
-            emit(sink, to, 0xFFFD);
+            sink_put(sink, to, 0xFFFD);
         i += error.position + error.subpart_length;
     }
     return sink_result(sink, len);
