@@ -25,88 +25,29 @@ absent from the text, i.e. memchr over the same bytes, the speed of merely
 reading them.  The texts are the generated corpus of ``utfkit._corpus``
 (1 MiB each, clean and ``-dirty``), plus, when ``UTFKIT_CORPUS_DIR`` names a
 directory, its ``*.txt`` files (``corpus:`` in the test ids) and a dirty
-variant of each; without it those tests are skipped.  Every utfkit result is
-checked against CPython's before it counts.  After the run, a table of GB/s
-per group is printed (see conftest.py).
+variant of each; without it those tests are skipped (see bench_texts.py).
+Every utfkit result is checked against CPython's.  After the run, a table of
+GB/s per group is printed (see conftest.py).  Transcoding is in
+test_bench_transcode.py.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 from typing import Any
 
 import pytest
 
 import utfkit
-from utfkit import _bench, _corpus
+from utfkit import _bench
 
-CORPUS_DIR_ENV = "UTFKIT_CORPUS_DIR"
-
-#: A parameter: ("generated", name) or ("corpus", name).
-TextKey = tuple[str, str]
-
-
-@functools.lru_cache(maxsize=1)
-def _real_corpus(directory: str) -> dict[str, bytes]:
-    """The files under ``directory``, each also as a ``-dirty`` variant;
-    files that are already ill-formed appear only as they are."""
-    texts: dict[str, bytes] = {}
-    for name, data in _corpus.load_dir(directory).items():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            texts[name] = data
-        else:
-            texts[name] = data
-            texts[name + _corpus.DIRTY_SUFFIX] = _corpus.dirty(data)
-    return texts
+from bench_texts import CLEAN_TEXTS, DIRTY_TEXTS, TextKey
+from bench_texts import group as _group
+from bench_texts import text as _text_of
 
 
 def _text(key: TextKey) -> bytes:
-    source, name = key
-    if source == "generated":
-        return _corpus.generate(name)
-    return _real_corpus(os.environ[CORPUS_DIR_ENV])[name]
-
-
-def _is_clean(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _text_params(clean: bool) -> list[Any]:
-    names = _corpus.CORPUS_NAMES if clean else _corpus.DIRTY_NAMES
-    params = [pytest.param(("generated", name), id=name) for name in names]
-    directory = os.environ.get(CORPUS_DIR_ENV)
-    if not directory:
-        reason = (
-            f"set {CORPUS_DIR_ENV} to a directory of *.txt files (e.g. ../shared/corpus) "
-            "to benchmark real text"
-        )
-    elif not os.path.isdir(directory):
-        reason = f"{CORPUS_DIR_ENV}={directory!r} is not a directory"
-    else:
-        real = _real_corpus(directory)
-        chosen = [name for name, data in real.items() if _is_clean(data) == clean]
-        params += [pytest.param(("corpus", name), id=f"corpus:{name}") for name in chosen]
-        return params
-    skipped_id = "corpus-clean" if clean else "corpus-dirty"
-    skip = pytest.mark.skip(reason=reason)
-    params.append(pytest.param(("corpus", ""), id=skipped_id, marks=skip))
-    return params
-
-
-CLEAN_TEXTS = _text_params(clean=True)
-DIRTY_TEXTS = _text_params(clean=False)
-
-
-def _group(operation: str, key: TextKey) -> str:
-    source, name = key
-    return f"{operation}/{name}" if source == "generated" else f"{operation}/corpus:{name}"
+    """The text as timed, in UTF-8."""
+    return _text_of(key).utf8
 
 
 def _first_error(data: bytes) -> UnicodeDecodeError:

@@ -47,30 +47,42 @@ static inline utfkit_sink sink_over(uint8_t *dst, size_t cap)
 /* The most one reader step writes: 8 ASCII characters as UTF-32. */
 #define SINK_STEP_MAX 32
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define UTFKIT_HOST_BIG_ENDIAN 1
+#else
+#define UTFKIT_HOST_BIG_ENDIAN 0
+#endif
+
+/* Code units in memory, in either byte order.  Written as memcpy plus a
+ * byte swap so that the compiler emits plain (vectorisable) loads and
+ * stores. */
 static UTFKIT_ALWAYS_INLINE void store16(uint8_t *p, uint32_t unit, int big_endian)
 {
-    if (big_endian) {
-        p[0] = (uint8_t)(unit >> 8);
-        p[1] = (uint8_t)unit;
-    } else {
-        p[0] = (uint8_t)unit;
-        p[1] = (uint8_t)(unit >> 8);
-    }
+    uint16_t value = (uint16_t)unit;
+    if (big_endian != UTFKIT_HOST_BIG_ENDIAN)
+        value = __builtin_bswap16(value);
+    memcpy(p, &value, 2);
 }
 
 static UTFKIT_ALWAYS_INLINE void store32(uint8_t *p, uint32_t unit, int big_endian)
 {
-    if (big_endian) {
-        p[0] = (uint8_t)(unit >> 24);
-        p[1] = (uint8_t)(unit >> 16);
-        p[2] = (uint8_t)(unit >> 8);
-        p[3] = (uint8_t)unit;
-    } else {
-        p[0] = (uint8_t)unit;
-        p[1] = (uint8_t)(unit >> 8);
-        p[2] = (uint8_t)(unit >> 16);
-        p[3] = (uint8_t)(unit >> 24);
-    }
+    if (big_endian != UTFKIT_HOST_BIG_ENDIAN)
+        unit = __builtin_bswap32(unit);
+    memcpy(p, &unit, 4);
+}
+
+static UTFKIT_ALWAYS_INLINE uint32_t load16(const uint8_t *p, int big_endian)
+{
+    uint16_t value;
+    memcpy(&value, p, 2);
+    return big_endian != UTFKIT_HOST_BIG_ENDIAN ? __builtin_bswap16(value) : value;
+}
+
+static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
+{
+    uint32_t value;
+    memcpy(&value, p, 4);
+    return big_endian != UTFKIT_HOST_BIG_ENDIAN ? __builtin_bswap32(value) : value;
 }
 
 /* Writes one Unicode scalar value at dst + out, unchecked (the caller has
@@ -122,7 +134,7 @@ static UTFKIT_ALWAYS_INLINE size_t put(uint8_t *dst, size_t out, int form, uint3
     }
 }
 
-/* Writes n <= 8 ASCII characters (all below 0x80), unchecked. */
+/* Writes n ASCII characters (all below 0x80), unchecked. */
 static UTFKIT_ALWAYS_INLINE size_t put_ascii(uint8_t *dst, size_t out, int form,
                                              const uint8_t *ascii, size_t n)
 {
@@ -146,54 +158,95 @@ static UTFKIT_ALWAYS_INLINE size_t put_ascii(uint8_t *dst, size_t out, int form,
     }
 }
 
-/* The driver every reader shares.  STEP(dst, out) is a statement that
- * reads one character (or a block of ASCII, or one ill-formed unit) at
- * `i`, writes at most SINK_STEP_MAX bytes at dst + out unchecked, advances
- * i and out, and may `break` out of the loop after setting `stopped` (a
- * strict error).  While the sink has room the step writes straight into
- * it; near the end it writes into a small staging area whose bytes are
- * appended only if they fit -- so nothing is written past cap, and out
- * keeps counting once the sink is full. */
-#define SINK_RUN(sink, to, i, len, stopped, STEP)                                        \
-    do {                                                                                 \
-        uint8_t *sink_dst_ = (sink)->dst;                                               \
-        size_t out = (sink)->out;                                                        \
-        size_t sink_cap_ = (sink)->cap;                                                  \
-        int sink_full_ = (sink)->full;                                                   \
-        while ((i) < (len)) {                                                            \
-            if ((to) == UTFKIT_COUNT_ONLY ||                                             \
-                (!sink_full_ && out <= sink_cap_ && sink_cap_ - out >= SINK_STEP_MAX)) { \
-                uint8_t *dst = sink_dst_;                                                \
-                STEP;                                                                    \
-            } else {                                                                     \
-                uint8_t staging_[SINK_STEP_MAX];                                         \
-                size_t produced_ = 0;                                                    \
-                {                                                                        \
-                    uint8_t *dst = staging_;                                             \
-                    size_t out = 0; /* the step writes into staging_ */                  \
-                    STEP;                                                                \
-                    produced_ = out;                                                     \
-                }                                                                        \
-                if (!sink_full_ && out <= sink_cap_ && sink_cap_ - out >= produced_) {   \
-                    if (produced_ != 0)                                                  \
-                        memcpy(sink_dst_ + out, staging_, produced_);                    \
-                } else {                                                                 \
-                    sink_full_ = 1;                                                      \
-                }                                                                        \
-                out += produced_;                                                        \
-            }                                                                            \
-            if (stopped)                                                                 \
-                break;                                                                   \
-        }                                                                                \
-        (sink)->out = out;                                                               \
-        (sink)->full = sink_full_;                                                       \
+/* Writes n UTF-16 code units, none a surrogate, read from src in the byte
+ * order big_endian says, unchecked.  Not for UTF-8 (use put_ascii). */
+static UTFKIT_ALWAYS_INLINE size_t put_bmp_run(uint8_t *dst, size_t out, int form,
+                                               const uint8_t *src, size_t n, int big_endian)
+{
+    if (form == UTFKIT_COUNT_ONLY)
+        return out + n;
+    uint8_t *p = dst + out;
+    int same_order = (form == UTFKIT_UTF16BE) == (big_endian != 0);
+    if (form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) {
+        if (same_order) {
+            memcpy(p, src, 2 * n);
+        } else {
+            for (size_t k = 0; k < n; k++)
+                store16(p + 2 * k, load16(src + 2 * k, big_endian), !big_endian);
+        }
+        return out + 2 * n;
+    }
+    /* UTF-32: each unit widened */
+    for (size_t k = 0; k < n; k++)
+        store32(p + 4 * k, load16(src + 2 * k, big_endian), form == UTFKIT_UTF32BE);
+    return out + 4 * n;
+}
+
+/* The driver every reader shares.  STEP is a statement that reads, at `i`,
+ * one character, one ill-formed subsequence, or a run of simple code units
+ * (ASCII, say) that ends at or before `run_end`; writes at most `per_byte`
+ * bytes of output per byte it consumes at dst + out unchecked; and advances
+ * i and out.  It may set the condition `stopped` (a strict error) instead.
+ *
+ * While the sink has room for the worst case, steps run in a tight loop
+ * writing straight into it.  Near its end each step writes into a small
+ * staging area whose bytes are appended only if they fit -- so nothing is
+ * ever written past cap, and out keeps counting once the sink is full.
+ * Steps that start within `tail` bytes of the end (where a reader meets
+ * cut-off units, whose replacement may be larger) always take the staged
+ * path. */
+#define SINK_DRIVE(sink, to, i, len, per_byte, tail, stopped, STEP)                            \
+    do {                                                                                       \
+        while ((i) < (len) && !(stopped)) {                                                    \
+            size_t room_ = (sink)->full || (sink)->out > (sink)->cap                           \
+                               ? 0 : (sink)->cap - (sink)->out;                                \
+            size_t safe_ = (per_byte) == 0 ? SIZE_MAX : room_ / (per_byte);                    \
+            size_t fast_end_ = (len) > (tail) ? (len) - (tail) : 0;                            \
+            if (safe_ >= 4 * SINK_STEP_MAX && (i) < fast_end_) {                               \
+                /* steps starting before stop_ consume at most safe_ bytes in all */          \
+                size_t stop_ = fast_end_ - (i) < safe_ - SINK_STEP_MAX                         \
+                                   ? fast_end_ : (i) + (safe_ - SINK_STEP_MAX);                \
+                uint8_t *dst = (sink)->dst;                                                    \
+                size_t out = (sink)->out;                                                      \
+                const size_t run_end = stop_;                                                  \
+                (void)run_end;                                                                 \
+                while ((i) < stop_) {                                                          \
+                    STEP;                                                                      \
+                    if (stopped)                                                               \
+                        break;                                                                 \
+                }                                                                              \
+                (sink)->out = out;                                                             \
+            } else {                                                                           \
+                uint8_t staging_[SINK_STEP_MAX];                                               \
+                size_t produced_;                                                              \
+                {                                                                              \
+                    uint8_t *dst = staging_;                                                   \
+                    size_t out = 0;                                                            \
+                    const size_t run_end = (len) - (i) > 8 ? (i) + 8 : (len);                  \
+                    (void)run_end;                                                             \
+                    STEP;                                                                      \
+                    produced_ = out;                                                           \
+                }                                                                              \
+                if ((to) != UTFKIT_COUNT_ONLY) {                                               \
+                    if (!(sink)->full && (sink)->out <= (sink)->cap &&                          \
+                        (sink)->cap - (sink)->out >= produced_) {                              \
+                        if (produced_ != 0)                                                    \
+                            memcpy((sink)->dst + (sink)->out, staging_, produced_);            \
+                    } else {                                                                   \
+                        (sink)->full = 1;                                                      \
+                    }                                                                          \
+                }                                                                              \
+                (sink)->out += produced_;                                                      \
+            }                                                                                  \
+        }                                                                                      \
     } while (0)
 
-/* Writes one scalar value through the checked driver. */
+/* Writes one scalar value through the checked path. */
 static UTFKIT_ALWAYS_INLINE void sink_put(utfkit_sink *sink, int to, uint32_t scalar)
 {
     size_t once = 0;
-    SINK_RUN(sink, to, once, (size_t)1, 0, (once = 1, out = put(dst, out, to, scalar)));
+    SINK_DRIVE(sink, to, once, (size_t)1, (size_t)0, (size_t)1, 0,
+               (once = 1, out = put(dst, out, to, scalar)));
 }
 
 /* The result of a conversion that read all of its input. */

@@ -11,37 +11,75 @@
  */
 #include "readers.h"
 
-static UTFKIT_ALWAYS_INLINE uint32_t load16(const uint8_t *p, int big_endian)
-{
-    return big_endian ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
-}
 
-/* Four code units are all below 0x80: the high byte is 0, the low < 0x80. */
-static UTFKIT_ALWAYS_INLINE int four_units_are_ascii(const uint8_t *p, int big_endian)
+/* Four code units, read in the given byte order as 64-bit lanes. */
+static UTFKIT_ALWAYS_INLINE uint64_t four_units(const uint8_t *p, int big_endian)
 {
     uint64_t word;
     memcpy(&word, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    uint64_t not_ascii = big_endian ? 0xFF80FF80FF80FF80ull : 0x80FF80FF80FF80FFull;
+    int swap = !big_endian;
 #else
-    uint64_t not_ascii = big_endian ? 0x80FF80FF80FF80FFull : 0xFF80FF80FF80FF80ull;
+    int swap = big_endian;
 #endif
-    return (word & not_ascii) == 0;
+    if (swap)
+        word = (word >> 8 & 0x00FF00FF00FF00FFull) | (word & 0x00FF00FF00FF00FFull) << 8;
+    return word;
 }
 
-/* Reads one character, a block of four ASCII units, or one ill-formed
- * subsequence at *i; writes at most SINK_STEP_MAX bytes unchecked. */
+/* Length in units of the run at src[0..n_bytes) of units that are ASCII
+ * (ascii_only) or that are not surrogates. */
+static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n_bytes,
+                                                    int big_endian, int ascii_only)
+{
+    const uint64_t lanes_low = 0x0001000100010001ull, lanes_high = 0x8000800080008000ull;
+    size_t k = 0;
+    for (; n_bytes - 2 * k >= 8; k += 4) {
+        uint64_t units = four_units(src + 2 * k, big_endian);
+        if (ascii_only) {
+            if (units & 0xFF80FF80FF80FF80ull)
+                break;
+        } else {
+            /* a lane is zero exactly where a unit is D800..DFFF */
+            uint64_t t = (units & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
+            if ((t - lanes_low) & ~t & lanes_high)
+                break;
+        }
+    }
+    for (; n_bytes - 2 * k >= 2; k++) {
+        uint32_t unit = load16(src + 2 * k, big_endian);
+        if (ascii_only ? unit >= 0x80 : (unit >= 0xD800 && unit <= 0xDFFF))
+            break;
+    }
+    return k;
+}
+
+/* Reads at *i one character, one ill-formed subsequence, or a run of units
+ * that end by run_end and need no decoding (ASCII for UTF-8 output, any
+ * unit but a surrogate otherwise); writes unchecked. */
 static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, size_t *i,
-                                              uint8_t *dst, size_t out, int big_endian,
-                                              int errors, int to, int *status, size_t *subpart)
+                                              size_t run_end, uint8_t *dst, size_t out,
+                                              int big_endian, int errors, int to, int *status,
+                                              size_t *subpart)
 {
     size_t at = *i;
-    if (len - at >= 8 && four_units_are_ascii(src + at, big_endian)) {
-        const int low_byte = big_endian ? 1 : 0;
-        const uint8_t ascii[4] = {src[at + low_byte], src[at + 2 + low_byte],
-                                  src[at + 4 + low_byte], src[at + 6 + low_byte]};
-        *i = at + 8;
-        return put_ascii(dst, out, to, ascii, 4);
+    /* A run is tried only where one starts: that costs text without runs
+     * (Cyrillic to UTF-8, say) one comparison per unit. */
+    if (run_end - at >= 16 &&
+        (to == UTFKIT_UTF8 ? load16(src + at, big_endian) < 0x80
+                           : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
+        int ascii_only = to == UTFKIT_UTF8;
+        size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only);
+        if (run != 0) {
+            *i = at + 2 * run;
+            if (ascii_only) {
+                uint8_t *p = dst + out;
+                for (size_t k = 0; k < run; k++)
+                    p[k] = src[at + 2 * k + (big_endian ? 1 : 0)];
+                return out + run;
+            }
+            return put_bmp_run(dst, out, to, src + at, run, big_endian);
+        }
     }
     int ill_formed;
     size_t length;
@@ -87,8 +125,11 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
 {
     size_t i = 0, subpart = 0;
     int status = UTFKIT_OK;
-    SINK_RUN(sink, to, i, len, status != UTFKIT_OK,
-             out = utf16_step(src, len, &i, dst, out, big_endian, errors, to, &status, &subpart));
+    /* At most 2 output byte(s) per input byte away from the end, where a
+     * cut-off unit may become a whole U+FFFD. */
+    SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)2), (size_t)4,
+               status != UTFKIT_OK,
+               out = utf16_step(src, len, &i, run_end, dst, out, big_endian, errors, to, &status, &subpart));
     if (status != UTFKIT_OK)
         return sink_error(sink, status, i, subpart);
     return sink_result(sink, len);

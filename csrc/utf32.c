@@ -6,18 +6,60 @@
  */
 #include "readers.h"
 
-static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
+
+/* Length in units of the run at src[0..n_bytes) of units the destination
+ * takes without decoding: ASCII for UTF-8, BMP scalar values for UTF-16,
+ * any scalar value for UTF-32. */
+static UTFKIT_ALWAYS_INLINE size_t utf32_simple_run(const uint8_t *src, size_t n_bytes,
+                                                    int big_endian, int to)
 {
-    return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-                      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    size_t k = 0;
+    for (; n_bytes - 4 * k >= 4; k++) {
+        uint32_t unit = load32(src + 4 * k, big_endian);
+        int simple = to == UTFKIT_UTF8 ? unit < 0x80
+                   : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE)
+                       ? (unit < 0xD800 || (unit > 0xDFFF && unit < 0x10000))
+                       : (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF));
+        if (!simple)
+            break;
+    }
+    return k;
 }
 
-/* Reads one code unit, or a final partial one, at *i. */
+/* Reads at *i one code unit, a final partial one, or a run of units that
+ * end by run_end and need no decoding; writes unchecked. */
 static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, size_t *i,
-                                              uint8_t *dst, size_t out, int big_endian,
-                                              int errors, int to, int *status, size_t *subpart)
+                                              size_t run_end, uint8_t *dst, size_t out,
+                                              int big_endian, int errors, int to, int *status,
+                                              size_t *subpart)
 {
     size_t at = *i;
+    /* A run is tried only where one starts (it needs a second simple unit). */
+    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY &&
+        utf32_simple_run(src + at, 8, big_endian, to) == 2) {
+        size_t run = utf32_simple_run(src + at, run_end - at, big_endian, to);
+        if (run != 0) {
+            uint8_t *p = dst + out;
+            *i = at + 4 * run;
+            if (to == UTFKIT_UTF8) {
+                for (size_t k = 0; k < run; k++)
+                    p[k] = src[at + 4 * k + (big_endian ? 3 : 0)];
+                return out + run;
+            }
+            if (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE) {
+                for (size_t k = 0; k < run; k++)
+                    store16(p + 2 * k, load32(src + at + 4 * k, big_endian), to == UTFKIT_UTF16BE);
+                return out + 2 * run;
+            }
+            if ((to == UTFKIT_UTF32BE) == (big_endian != 0)) {
+                memcpy(p, src + at, 4 * run);
+            } else {
+                for (size_t k = 0; k < run; k++)
+                    store32(p + 4 * k, load32(src + at + 4 * k, big_endian), to == UTFKIT_UTF32BE);
+            }
+            return out + 4 * run;
+        }
+    }
     int ill_formed;
     size_t length;
     if (len - at < 4) {
@@ -47,8 +89,11 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
 {
     size_t i = 0, subpart = 0;
     int status = UTFKIT_OK;
-    SINK_RUN(sink, to, i, len, status != UTFKIT_OK,
-             out = utf32_step(src, len, &i, dst, out, big_endian, errors, to, &status, &subpart));
+    /* At most 1 output byte(s) per input byte away from the end, where a
+     * cut-off unit may become a whole U+FFFD. */
+    SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)1), (size_t)4,
+               status != UTFKIT_OK,
+               out = utf32_step(src, len, &i, run_end, dst, out, big_endian, errors, to, &status, &subpart));
     if (status != UTFKIT_OK)
         return sink_error(sink, status, i, subpart);
     return sink_result(sink, len);

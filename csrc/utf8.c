@@ -201,37 +201,20 @@ size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 
 /* ---- conversion to other forms ---- */
 
-/* Decodes the character (or block of 8 ASCII characters) at *i of
- * well-formed src[0..len).  Reading src[*i + 1 .. *i + 3] is in bounds
- * because every character is complete. */
-static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t len, size_t *i,
-                                             uint8_t *dst, size_t out, int to)
+/* Decodes the character, or the run of ASCII that ends by run_end, at *i of
+ * well-formed text.  Reading src[*i + 1 .. *i + 3] is in bounds because
+ * every character is complete. */
+static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t *i, size_t run_end, uint8_t *dst, size_t out, int to,
+                                             const utfkit_kernel *kernel)
 {
     size_t at = *i;
     uint32_t lead = src[at], scalar;
     if (lead < 0x80) { /* Table 3-6: 0xxxxxxx, often in runs */
-        if (len - at >= 8) {
-            uint64_t word;
-            memcpy(&word, src + at, 8);
-            if ((word & 0x8080808080808080ull) == 0) {
-                *i = at + 8;
-                return put_ascii(dst, out, to, src + at, 8);
-            }
-        }
-        *i = at + 1;
-        return put(dst, out, to, lead);
-    }
-    if (len - at >= 4) {
-        /* Branch-free: every candidate is computed and the length picks
-         * one, so text that mixes lengths costs no mispredictions. */
-        uint32_t b1 = src[at + 1] & 0x3Fu, b2 = src[at + 2] & 0x3Fu, b3 = src[at + 3] & 0x3Fu;
-        uint32_t two = (lead & 0x1Fu) << 6 | b1;
-        uint32_t three = (lead & 0x0Fu) << 12 | b1 << 6 | b2;
-        uint32_t four = (lead & 0x07u) << 18 | b1 << 12 | b2 << 6 | b3;
-        size_t length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        scalar = length == 2 ? two : length == 3 ? three : four;
-        *i = at + length;
-        return put(dst, out, to, scalar);
+        size_t run = 1;
+        if (run_end - at >= 16 && (src[at + 1] | src[at + 2] | src[at + 3]) < 0x80)
+            run = kernel->ascii_prefix_length(src + at, run_end - at);
+        *i = at + run;
+        return put_ascii(dst, out, to, src + at, run);
     }
     if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
         scalar = (lead & 0x1Fu) << 6 | (src[at + 1] & 0x3Fu);
@@ -247,12 +230,22 @@ static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t len, siz
     return put(dst, out, to, scalar);
 }
 
+/* The most bytes one input byte of UTF-8 becomes in each form (ASCII
+ * doubles in UTF-16 and quadruples in UTF-32); 0 when only counting. */
+static UTFKIT_ALWAYS_INLINE size_t output_per_utf8_byte(int to)
+{
+    return to == UTFKIT_UTF8 ? 1 : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE) ? 2
+         : to == UTFKIT_COUNT_ONLY ? 0 : 4;
+}
+
 /* Decodes well-formed src[0..len) into the sink. */
 static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, size_t len,
                                                          utfkit_sink *sink, int to)
 {
     size_t i = 0;
-    SINK_RUN(sink, to, i, len, 0, out = utf8_step(src, len, &i, dst, out, to));
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, 0,
+               out = utf8_step(src, &i, run_end, dst, out, to, kernel));
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,

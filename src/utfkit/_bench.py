@@ -1,8 +1,9 @@
-"""The engine of ``utfkit bench``: utfkit against CPython's own UTF-8 codec.
+"""The engine of ``utfkit bench``: utfkit against CPython's own codecs.
 
 For each text (the generated corpus of :mod:`utfkit._corpus` by default, or
 the ``*.txt`` files under ``--corpus DIR`` and a dirty variant of each), every
-operation is timed against its CPython counterpart in the same run:
+operation chosen with ``--ops`` is timed against its CPython counterpart in
+the same run.  The UTF-8 operations:
 
 ==============  ============================  ====================================
 operation       utfkit                        CPython
@@ -21,6 +22,29 @@ operation       utfkit                        CPython
 ill-formed subsequence, so their throughput is counted over the bytes up to
 the end of it (the ``bytes`` column), not the whole text.  ``valid_up_to``
 is timed on dirty texts only: on clean ones it is ``validate``.
+
+The transcoding operations, one pair per direction of :data:`DIRECTIONS`
+(UTF-8, UTF-16-LE and UTF-32-LE to each other), named ``A>B`` from the
+short names of :data:`FORMS` (``utf8>utf16le``):
+
+=================  ======================================  ==========================
+operation          utfkit                                  CPython
+=================  ======================================  ==========================
+``A>B``            ``utfkit.transcode(b, A, B, E)``        ``b.decode(A, E).encode(B)``
+``A>B out=``       ``utfkit.transcode(b, A, B, E,          ``b.decode(A, E).encode(B)``
+                   out=buf)``
+=================  ======================================  ==========================
+
+``E`` is ``"strict"`` on clean texts and ``"replace"`` on dirty ones.  ``b``
+is the text in form ``A``: the UTF-8 text itself, or the clean text
+re-encoded by CPython, with (for a dirty text) one unpaired surrogate or
+invalid UTF-32 unit inserted per KiB (:meth:`utfkit._corpus.Text.encoded`).
+GB/s count the INPUT bytes, ``len(b)``.  ``A>B`` returns a new ``bytes``, so
+it pays for fresh memory as CPython does: on this kind of VM an output of
+128 KiB or more comes as new pages from the kernel, and touching them
+page-faults.  ``A>B out=`` writes into ``buf``, one ``bytearray`` of exactly
+the output's length made once and reused by every call, which shows the
+conversion alone.
 
 Timing is built for a noisy machine: each contender runs a calibrated number
 of calls per round (enough for a few milliseconds), the contenders take turns
@@ -56,6 +80,10 @@ import utfkit
 from utfkit import _corpus
 
 __all__ = [
+    "DIRECTIONS",
+    "FORMS",
+    "OPERATIONS",
+    "OP_GROUPS",
     "Contender",
     "Measurement",
     "Result",
@@ -65,8 +93,10 @@ __all__ = [
     "machine_info",
     "main",
     "measure",
+    "parse_ops",
     "parse_size",
     "tasks_for_text",
+    "transcode_tasks",
 ]
 
 #: Default number of timed rounds per contender.
@@ -76,14 +106,81 @@ DEFAULT_REPEAT: int = 9
 #: that the timer's resolution and the cost of the loop do not matter.
 ROUND_TARGET_NS: int = 3_000_000
 
-#: The operations, in the order rows are printed, with what each compares.
-OPERATIONS: dict[str, tuple[str, str]] = {
+#: The UTF-8 operations, in the order rows are printed, with what each compares.
+UTF8_OPERATIONS: dict[str, tuple[str, str]] = {
     "validate": ("utfkit.validate(b)", 'b.decode("utf-8")'),
     "count": ("utfkit.count(b)", 'len(b.decode("utf-8", "replace"))'),
     "replace": ("utfkit.sanitize(b)", 'b.decode("utf-8", "replace")'),
     "valid_up_to": ("utfkit.valid_up_to(b)", 'b.decode("utf-8") raising, .start'),
     "read": ("-", "b.find(absent byte), the memchr baseline"),
 }
+
+#: The encoding forms transcoding is timed between: short name (as used in
+#: operation names) -> the encoding name passed to utfkit and to CPython.
+FORMS: dict[str, str] = {
+    "utf8": "utf-8",
+    "utf16le": "utf-16-le",
+    "utf32le": "utf-32-le",
+}
+
+#: The transcoding directions, (from, to) short names, in the order printed.
+DIRECTIONS: tuple[tuple[str, str], ...] = (
+    ("utf8", "utf16le"),
+    ("utf16le", "utf8"),
+    ("utf8", "utf32le"),
+    ("utf32le", "utf8"),
+    ("utf16le", "utf32le"),
+    ("utf32le", "utf16le"),
+)
+
+#: Appended to a direction's name for its variant that writes into a reused buffer.
+OUT_SUFFIX: str = " out="
+
+
+def _direction_name(source: str, target: str) -> str:
+    return f"{source}>{target}"
+
+
+def _transcode_operations() -> dict[str, tuple[str, str]]:
+    operations: dict[str, tuple[str, str]] = {}
+    for source, target in DIRECTIONS:
+        src, dst = FORMS[source], FORMS[target]
+        cpython = f'b.decode("{src}", E).encode("{dst}")'
+        name = _direction_name(source, target)
+        operations[name] = (f'utfkit.transcode(b, "{src}", "{dst}", E)', cpython)
+        operations[name + OUT_SUFFIX] = (
+            f'utfkit.transcode(b, "{src}", "{dst}", E, out=buf)',
+            cpython,
+        )
+    return operations
+
+
+#: The transcoding operations: for each direction the allocating call and
+#: the call writing into a reused buffer (``... out=``).
+TRANSCODE_OPERATIONS: dict[str, tuple[str, str]] = _transcode_operations()
+
+#: Every operation, in the order rows are printed, with what each compares.
+OPERATIONS: dict[str, tuple[str, str]] = {**UTF8_OPERATIONS, **TRANSCODE_OPERATIONS}
+
+#: What ``--ops`` accepts: a group name -> the operations it selects.
+OP_GROUPS: dict[str, tuple[str, ...]] = {
+    "all": tuple(OPERATIONS),
+    "validate": ("validate", "valid_up_to"),
+    "count": ("count",),
+    "replace": ("replace",),
+    "read": ("read",),
+    "transcode": tuple(TRANSCODE_OPERATIONS),
+    **{
+        _direction_name(source, target): (
+            _direction_name(source, target),
+            _direction_name(source, target) + OUT_SUFFIX,
+        )
+        for source, target in DIRECTIONS
+    },
+}
+
+#: The operations a run without ``--ops`` times.
+DEFAULT_OPS: tuple[str, ...] = OP_GROUPS["all"]
 
 # Bytes tried, in turn, as the absent byte of the read baseline: first those
 # that never occur in UTF-8 (Table 3-7), then control characters.
@@ -115,6 +212,7 @@ class Task:
     utfkit: Contender | None
     agrees: bool
     disagreement: str = ""
+    errors: str | None = None  # the error handler of a transcoding operation
 
 
 @dataclass
@@ -165,6 +263,7 @@ class Result:
             "bytes": self.task.processed,
             "utfkit": _measurement_json(self.utfkit, self.task.processed),
             "cpython": _measurement_json(self.cpython, self.task.processed),
+            "errors": self.task.errors,
             "ratio": self.ratio,
             "agrees": self.task.agrees,
             "disagreement": self.task.disagreement or None,
@@ -234,23 +333,87 @@ def absent_byte(data: bytes) -> bytes | None:
     return None
 
 
-def _compare(op: str, got: object, expected: object) -> tuple[bool, str]:
+def _shown(value: object) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"{len(value)} bytes"
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _compare(op: str, got: object, expected: object) -> str:
+    """"" when ``got`` equals ``expected`` and has its type, else what differs."""
+    if type(got) is not type(expected):
+        return (
+            f"{op}: utfkit gives a {type(got).__name__} ({_shown(got)}), "
+            f"CPython a {type(expected).__name__} ({_shown(expected)})"
+        )
     if got == expected:
-        return True, ""
-    shown_got = repr(got) if not isinstance(got, bytes) else f"{len(got)} bytes"
-    shown_expected = (
-        repr(expected) if not isinstance(expected, bytes) else f"{len(expected)} bytes"
+        return ""
+    if isinstance(got, bytes) and isinstance(expected, bytes):
+        differs_at = next(
+            (i for i, (a, b) in enumerate(zip(got, expected)) if a != b),
+            min(len(got), len(expected)),
+        )
+        return (
+            f"{op}: utfkit gives {_shown(got)}, CPython {_shown(expected)}, "
+            f"first difference at byte {differs_at}"
+        )
+    return f"{op}: utfkit gives {_shown(got)}, CPython {_shown(expected)}"
+
+
+Verdict = Callable[[object], str]
+
+
+def _equals(op: str, expected: object) -> Verdict:
+    return lambda got: _compare(op, got, expected)
+
+
+def _make_task(
+    name: str,
+    op: str,
+    processed: int,
+    utfkit_call: Callable[[], object] | None,
+    cpython_call: Callable[[], object],
+    verdict: Verdict | None = None,
+    errors: str | None = None,
+) -> Task:
+    """A task whose utfkit call has been run once and judged by ``verdict``
+    (what differs from CPython's answer, or ""); a call that raises or gives
+    a wrong answer is reported and not timed."""
+    utfkit_label, cpython_label = OPERATIONS[op]
+    disagreement = ""
+    if utfkit_call is not None and verdict is not None:
+        try:
+            got = utfkit_call()
+        except Exception as exc:  # reported as a wrong result, not timed
+            disagreement = f"{op}: utfkit raised {type(exc).__name__}: {exc}"
+        else:
+            disagreement = verdict(got)
+        if disagreement:
+            utfkit_call = None
+    return Task(
+        text=name,
+        op=op,
+        processed=processed,
+        cpython=Contender(cpython_label, cpython_call),
+        utfkit=None if utfkit_call is None else Contender(utfkit_label, utfkit_call),
+        agrees=not disagreement,
+        disagreement=f"{name} {disagreement}" if disagreement else "",
+        errors=errors,
     )
-    return False, f"{op}: utfkit gives {shown_got}, CPython {shown_expected}"
 
 
-def tasks_for_text(name: str, data: bytes) -> list[Task]:
-    """The operations timed on one text, each checked against CPython first.
+def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> list[Task]:
+    """The UTF-8 operations among ``ops`` timed on one text, each checked
+    against CPython first.
 
     Which operations apply depends on whether CPython decodes ``data``: a
     clean text gets validate, count, replace and read; a dirty one replace,
     count, validate and valid_up_to (both up to the first error) and read.
     """
+    wanted = set(ops)
+    if not wanted & set(UTF8_OPERATIONS):
+        return []
     error = _decode_strict_error(data)
     tasks: list[Task] = []
 
@@ -261,30 +424,10 @@ def tasks_for_text(name: str, data: bytes) -> list[Task]:
         cpython_call: Callable[[], object],
         expected: object = None,
     ) -> None:
-        utfkit_label, cpython_label = OPERATIONS[op]
-        agrees, disagreement = True, ""
-        if utfkit_call is not None:
-            try:
-                got = utfkit_call()
-            except Exception as exc:  # reported as a wrong result, not timed
-                agrees = False
-                disagreement = f"{op}: utfkit raised {type(exc).__name__}: {exc}"
-                utfkit_call = None
-            else:
-                agrees, disagreement = _compare(op, got, expected)
-        tasks.append(
-            Task(
-                text=name,
-                op=op,
-                processed=processed,
-                cpython=Contender(cpython_label, cpython_call),
-                utfkit=None if utfkit_call is None else Contender(utfkit_label, utfkit_call),
-                agrees=agrees,
-                disagreement=f"{name} {disagreement}" if disagreement else "",
-            )
-        )
+        if op in wanted:
+            verdict = None if utfkit_call is None else _equals(op, expected)
+            tasks.append(_make_task(name, op, processed, utfkit_call, cpython_call, verdict))
 
-    replaced = data.decode("utf-8", "replace")
     if error is None:
         add(
             "validate",
@@ -293,20 +436,22 @@ def tasks_for_text(name: str, data: bytes) -> list[Task]:
             functools.partial(data.decode, "utf-8"),
             expected=True,
         )
-    add(
-        "count",
-        len(data),
-        functools.partial(utfkit.count, data),
-        functools.partial(_cpython_count, data),
-        expected=len(replaced),
-    )
-    add(
-        "replace",
-        len(data),
-        functools.partial(utfkit.sanitize, data),
-        functools.partial(data.decode, "utf-8", "replace"),
-        expected=replaced.encode("utf-8"),
-    )
+    if wanted & {"count", "replace"}:
+        replaced = data.decode("utf-8", "replace")
+        add(
+            "count",
+            len(data),
+            functools.partial(utfkit.count, data),
+            functools.partial(_cpython_count, data),
+            expected=len(replaced),
+        )
+        add(
+            "replace",
+            len(data),
+            functools.partial(utfkit.sanitize, data),
+            functools.partial(data.decode, "utf-8", "replace"),
+            expected=replaced.encode("utf-8"),
+        )
     if error is not None:
         add(
             "validate",
@@ -322,9 +467,91 @@ def tasks_for_text(name: str, data: bytes) -> list[Task]:
             functools.partial(_first_error_start, data),
             expected=error.start,
         )
-    absent = absent_byte(data)
-    if absent is not None:
-        add("read", len(data), None, functools.partial(data.find, absent))
+    if "read" in wanted:
+        absent = absent_byte(data)
+        if absent is not None:
+            add("read", len(data), None, functools.partial(data.find, absent))
+    return tasks
+
+
+def _cpython_transcode(data: bytes, source: str, target: str, errors: str) -> bytes:
+    return data.decode(source, errors).encode(target)
+
+
+def _length_problem(op: str, data: bytes, source: str, target: str, errors: str,
+                    expected: bytes) -> str:
+    """What is wrong with ``utfkit.transcoded_length`` for this conversion, or ""."""
+    try:
+        length = utfkit.transcoded_length(data, source, target, errors)
+    except Exception as exc:
+        return f"{op}: utfkit.transcoded_length raised {type(exc).__name__}: {exc}"
+    if length != len(expected):
+        return f"{op}: utfkit.transcoded_length gives {length}, CPython's output has {len(expected)}"
+    return ""
+
+
+def _written_into(op: str, buffer: bytearray, expected: bytes, length_problem: str) -> Verdict:
+    """Judges a ``transcode(..., out=buffer)`` call: it must return the
+    output's length and have written CPython's bytes into ``buffer``; and
+    ``transcoded_length`` must have been right (``length_problem`` is "")."""
+
+    def verdict(got: object) -> str:
+        if type(got) is not int or got != len(expected):
+            return (
+                f"{op}: utfkit returns a {type(got).__name__} ({_shown(got)}) as the "
+                f"number of bytes written, CPython's output has {len(expected)}"
+            )
+        return length_problem or _compare(op, bytes(buffer), expected)
+
+    return verdict
+
+
+def transcode_tasks(text: _corpus.Text, ops: Iterable[str] = DEFAULT_OPS) -> list[Task]:
+    """The transcoding operations among ``ops`` timed on one text, each
+    checked against CPython's ``decode(...).encode(...)`` first: ``strict``
+    on a clean text, ``replace`` on a dirty one."""
+    wanted = set(ops)
+    errors = "replace" if text.is_dirty else "strict"
+    encoded: dict[str, bytes] = {}
+    tasks: list[Task] = []
+    for source, target in DIRECTIONS:
+        name = _direction_name(source, target)
+        out_name = name + OUT_SUFFIX
+        if not wanted & {name, out_name}:
+            continue
+        src, dst = FORMS[source], FORMS[target]
+        if source not in encoded:
+            encoded[source] = text.encoded(src)
+        data = encoded[source]
+        expected = _cpython_transcode(data, src, dst, errors)
+        cpython_call = functools.partial(_cpython_transcode, data, src, dst, errors)
+        if name in wanted:
+            tasks.append(
+                _make_task(
+                    text.name,
+                    name,
+                    len(data),
+                    functools.partial(utfkit.transcode, data, src, dst, errors),
+                    cpython_call,
+                    _equals(name, expected),
+                    errors,
+                )
+            )
+        if out_name in wanted:
+            # Filled with a byte that is not 0, so that bytes left unwritten show.
+            buffer = bytearray(b"\xa5") * len(expected)
+            length_problem = _length_problem(out_name, data, src, dst, errors, expected)
+            tasks.append(
+                _make_task(
+                    text.name,
+                    out_name,
+                    len(data),
+                    functools.partial(utfkit.transcode, data, src, dst, errors, out=buffer),
+                    cpython_call,
+                    _written_into(out_name, buffer, expected, length_problem),
+                    errors,
+                )
+            )
     return tasks
 
 
@@ -420,8 +647,38 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def _header(info: dict[str, Any], repeat: int, source: str) -> list[str]:
-    legend = [f"  {op:<12} {mine:<24} vs {theirs}" for op, (mine, theirs) in OPERATIONS.items()]
+def _legend(ops: Sequence[str]) -> list[str]:
+    """What the chosen operations compare: a line per UTF-8 operation, and
+    the transcoding ones described once for every direction."""
+    lines = [
+        f"  {op:<12} {mine:<24} vs {theirs}"
+        for op, (mine, theirs) in UTF8_OPERATIONS.items()
+        if op in ops
+    ]
+    if {"validate", "valid_up_to"} & set(ops):
+        lines.append(
+            "  validate and valid_up_to on a -dirty text stop at its first error: "
+            "bytes = the prefix read"
+        )
+    transcoding = [op for op in ops if op in TRANSCODE_OPERATIONS]
+    if transcoding:
+        forms = ", ".join(f"{short} = {name.upper()}" for short, name in FORMS.items())
+        lines += [
+            f"  {'A>B':<12} {'utfkit.transcode(b, A, B, E)':<37} vs b.decode(A, E).encode(B)",
+            f"  {'A>B out=':<12} {'utfkit.transcode(b, A, B, E, out=buf)':<37} vs the same; "
+            "buf: one bytearray of the output's length, reused by every call",
+            f"  A, B: {forms}; E = strict on clean texts, replace on -dirty ones",
+            "  bytes = the INPUT's length; a -dirty UTF-16/UTF-32 input is the clean text "
+            "re-encoded, with one unpaired surrogate / invalid unit per KiB",
+            "  A>B allocates its output as CPython does (outputs >= 128 KiB get fresh pages, "
+            "which page-fault); A>B out= is the conversion alone",
+        ]
+    return lines
+
+
+def _header(
+    info: dict[str, Any], repeat: int, source: str, ops: Sequence[str] = DEFAULT_OPS
+) -> list[str]:
     return [
         f"utfkit bench: CPU {info['cpu']} ({info['cpu_count']} logical) | "
         f"{info['system']} {info['kernel']} | {info['python']} | "
@@ -429,9 +686,7 @@ def _header(info: dict[str, Any], repeat: int, source: str) -> list[str]:
         f"texts: {source}; best of {repeat} interleaved rounds; "
         "GB/s = bytes / seconds / 1e9; ratio = utfkit GB/s / CPython GB/s (> 1: utfkit faster)",
         "operations:",
-        *legend,
-        "  validate and valid_up_to on a -dirty text stop at its first error: "
-        "bytes = the prefix read",
+        *_legend(ops),
         "",
     ]
 
@@ -439,12 +694,12 @@ def _header(info: dict[str, Any], repeat: int, source: str) -> list[str]:
 class _Table:
     """Rows printed as they are measured, in fixed columns."""
 
-    def __init__(self, out: TextIO, text_width: int) -> None:
+    def __init__(self, out: TextIO, text_width: int, op_width: int = 11) -> None:
         self.out = out
         self.columns = (
             ("text", max(text_width, 4), "<"),
             ("bytes", 10, ">"),
-            ("op", 11, "<"),
+            ("op", max(op_width, 2), "<"),
             ("utfkit GB/s", 11, ">"),
             ("CPython GB/s", 12, ">"),
             ("ratio", 7, ">"),
@@ -509,11 +764,34 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def parse_ops(text: str) -> tuple[str, ...]:
+    """``"validate,transcode"`` -> the operations those groups select, in
+    the order rows are printed (see :data:`OP_GROUPS`)."""
+    chosen: set[str] = set()
+    for selector in text.split(","):
+        selector = selector.strip()
+        if not selector:
+            continue
+        if selector not in OP_GROUPS:
+            raise argparse.ArgumentTypeError(
+                f"unknown operation group {selector!r}; choose from "
+                f"{', '.join(OP_GROUPS)} (comma-separated)"
+            )
+        chosen.update(OP_GROUPS[selector])
+    if not chosen:
+        raise argparse.ArgumentTypeError(
+            f"no operation group given; choose from {', '.join(OP_GROUPS)}"
+        )
+    return tuple(op for op in OPERATIONS if op in chosen)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``utfkit bench``."""
     parser.description = (
-        "Time utfkit's UTF-8 validation, counting and repair against CPython's own "
-        "codec (bytes.decode) on the same texts, interleaved, and print GB/s and ratios."
+        "Time utfkit's UTF-8 validation, counting and repair, and its transcoding "
+        "between UTF-8, UTF-16-LE and UTF-32-LE, against CPython's own codecs "
+        "(bytes.decode, str.encode) on the same texts, interleaved, and print GB/s "
+        "and ratios."
     )
     parser.add_argument(
         "--corpus",
@@ -529,6 +807,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print one JSON document with the machine, the settings and every "
         "measurement, instead of the table",
+    )
+    parser.add_argument(
+        "--ops",
+        metavar="GROUPS",
+        dest="ops",
+        type=parse_ops,
+        default=DEFAULT_OPS,
+        help="comma-separated operation groups to time: validate (validate, "
+        "valid_up_to), count, replace, read (UTF-8), transcode (every direction, "
+        "allocating and out=), a single direction such as 'utf8>utf16le' (quote the "
+        "'>' in a shell), or all (default: all)",
     )
     parser.add_argument(
         "--size",
@@ -557,23 +846,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load_texts(corpus: str | None, size: int) -> tuple[dict[str, bytes], str]:
+def _load_texts(corpus: str | None, size: int) -> tuple[list[_corpus.Text], str]:
     if corpus is None:
-        texts = {name: _corpus.generate(name, size) for name in _corpus.all_names()}
-        return texts, f"generated, {size} bytes each (dirty: one error per KiB)"
-    loaded = _corpus.load_dir(corpus)
-    if not loaded:
-        raise FileNotFoundError(f"no *.txt files of at most 256 MiB under {corpus!r}")
-    clean: dict[str, bytes] = {}
-    dirty: dict[str, bytes] = {}
-    for name, data in loaded.items():
-        if _decode_strict_error(data) is None:
-            clean[name] = data
-            dirty[name + _corpus.DIRTY_SUFFIX] = _corpus.dirty(data)
-        else:
-            # Already ill-formed: it is timed as found, as a dirty text.
-            dirty[name] = data
-    return {**clean, **dirty}, f"{corpus} ({len(loaded)} files; dirty: one error per KiB)"
+        texts = [_corpus.generated_text(name, size) for name in _corpus.all_names()]
+        return texts, f"generated, {size} bytes of UTF-8 each (dirty: one error per KiB)"
+    # Each file, then a dirty variant of each; a file already ill-formed is
+    # timed as found, as a dirty text.
+    texts = _corpus.corpus_texts(corpus)
+    files = len({text.path for text in texts})
+    return texts, f"{corpus} ({files} files; dirty: one error per KiB)"
 
 
 def _error(message: str) -> int:
@@ -590,14 +871,18 @@ def _select_backend(name: str | None) -> None:
 
 
 def run(
-    texts: dict[str, bytes],
+    texts: Sequence[_corpus.Text],
     repeat: int,
     on_result: Callable[[Result], None] | None = None,
+    ops: Sequence[str] = DEFAULT_OPS,
 ) -> list[Result]:
-    """Measures every task of every text, calling ``on_result`` after each."""
+    """Measures every chosen operation on every text, calling ``on_result``
+    after each.  The tasks of one text are made (and checked) just before
+    they are timed, so only one text's inputs and outputs are held at once."""
     results: list[Result] = []
-    for name, data in texts.items():
-        for task in _ordered(tasks_for_text(name, data)):
+    for text in texts:
+        tasks = tasks_for_text(text.name, text.utf8, ops) + transcode_tasks(text, ops)
+        for task in _ordered(tasks):
             result = measure(task, repeat)
             results.append(result)
             if on_result is not None:
@@ -621,39 +906,47 @@ def main(args: argparse.Namespace) -> int:
         texts, source = _load_texts(args.corpus, args.size)
     except OSError as error:
         return _error(str(error))
+    ops: Sequence[str] = getattr(args, "ops", None) or DEFAULT_OPS
     info = machine_info()
     out = sys.stdout
 
     if args.json:
-        results = run(texts, args.repeat)
+        results = run(texts, args.repeat, ops=ops)
         document = {
             "machine": info,
             "settings": {
                 "texts": source,
                 "corpus": args.corpus,
                 "size": None if args.corpus else args.size,
+                "ops": list(ops),
                 "repeat": args.repeat,
                 "round_target_ns": ROUND_TARGET_NS,
                 "statistic": "best round; median also given",
-                "gbps": "bytes / seconds / 1e9",
+                "gbps": "bytes / seconds / 1e9, bytes of the input",
                 "ratio": "utfkit GB/s / CPython GB/s",
+                "errors": "transcoding: strict on clean texts, replace on dirty ones",
+                "out": "transcoding 'out=': one bytearray of the output's length, reused",
             },
             "operations": {
                 op: {"utfkit": mine, "cpython": theirs}
                 for op, (mine, theirs) in OPERATIONS.items()
+                if op in ops
             },
-            "texts": {name: len(data) for name, data in texts.items()},
+            "texts": {
+                text.name: {"utf8_bytes": len(text.utf8), "dirty": text.is_dirty, "path": text.path}
+                for text in texts
+            },
             "results": [result.to_json() for result in results],
             "disagreements": sum(not result.task.agrees for result in results),
         }
         json.dump(document, out, indent=2)
         out.write("\n")
     else:
-        for line in _header(info, args.repeat, source):
+        for line in _header(info, args.repeat, source, ops):
             print(line, file=out)
-        table = _Table(out, max(len(name) for name in texts))
+        table = _Table(out, max(len(text.name) for text in texts), max(len(op) for op in ops))
         table.header()
-        results = run(texts, args.repeat, on_result=table.row)
+        results = run(texts, args.repeat, on_result=table.row, ops=ops)
 
     wrong = [result.task.disagreement for result in results if not result.task.agrees]
     for disagreement in wrong:

@@ -28,6 +28,13 @@ Every text also has a ``-dirty`` variant (``"cjk-dirty"``) made by
 boundaries and cycling through the kinds listed in
 :data:`ILL_FORMED_SUBSEQUENCES`.
 
+For the transcoding benchmarks every text exists in UTF-16 and UTF-32 too
+(:meth:`Text.encoded`): the clean text is the UTF-8 one re-encoded by
+CPython, and its dirty variant is that re-encoded clean text with one
+unpaired surrogate (UTF-16, :data:`ILL_FORMED_UTF16_UNITS`) or invalid code
+unit (UTF-32, :data:`ILL_FORMED_UTF32_UNITS`) inserted per KiB, so a dirty
+text is ill-formed in the way that form can be.
+
 Generation is pure Python, seeded from a fixed constant and the text's name,
 so the same name and size give the same bytes on every run and machine; the
 text of a smaller size is a prefix of the text of a larger one.
@@ -35,6 +42,7 @@ text of a smaller size is a prefix of the text of a larger one.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import itertools
 import os
@@ -42,6 +50,7 @@ import random
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
@@ -50,10 +59,16 @@ __all__ = [
     "DIRTY_NAMES",
     "DIRTY_SUFFIX",
     "ILL_FORMED_SUBSEQUENCES",
+    "ILL_FORMED_UTF16_UNITS",
+    "ILL_FORMED_UTF32_UNITS",
     "MAX_FILE_SIZE",
+    "TRANSCODING_FORMS",
+    "Text",
     "all_names",
+    "corpus_texts",
     "dirty",
     "generate",
+    "generated_text",
     "load_dir",
 ]
 
@@ -99,6 +114,36 @@ ILL_FORMED_SUBSEQUENCES: tuple[bytes, ...] = (
     b"\xff",  # FF: never appears in UTF-8
     b"\xf4\x90\x80\x80",  # above U+10FFFF (row F4: second byte 80..8F only)
     b"\xfe",  # FE: never appears in UTF-8
+)
+
+#: The code units :func:`dirty` inserts into UTF-16, in turn.  Each goes at a
+#: character boundary, so it stays unpaired: a lead surrogate is followed by
+#: a BMP character or another lead (never a trail), and a trail surrogate
+#: follows a BMP character or a whole pair (never a lone lead).
+ILL_FORMED_UTF16_UNITS: tuple[int, ...] = (
+    0xD800,  # lead surrogate without its trail (CPython: "illegal UTF-16 surrogate")
+    0xDC00,  # trail surrogate without a lead before it (CPython: "illegal encoding")
+    0xDBFF,  # the last lead surrogate, unpaired
+    0xDFFF,  # the last trail surrogate, unpaired
+)
+
+#: The code units :func:`dirty` inserts into UTF-32, in turn: each is not a
+#: Unicode scalar value (D76), so no UTF-32 code unit sequence holds it.
+ILL_FORMED_UTF32_UNITS: tuple[int, ...] = (
+    0x0000D800,  # a surrogate code point (D71)
+    0x00110000,  # one past U+10FFFF, the last code point
+    0x0000DFFF,  # the last surrogate code point
+    0xFFFFFFFF,  # every bit set, far above U+10FFFF
+)
+
+#: The encoding forms a text can be had in (:meth:`Text.encoded`), by the
+#: names the codecs module gives them.
+TRANSCODING_FORMS: tuple[str, ...] = (
+    "utf-8",
+    "utf-16-le",
+    "utf-16-be",
+    "utf-32-le",
+    "utf-32-be",
 )
 
 # How many distinct sentences a text draws from, and how many sentences one
@@ -478,19 +523,45 @@ def _dirty_cached(clean_name: str, size: int) -> bytes:
     return dirty(_generate_clean(clean_name, size))
 
 
-def dirty(data: bytes, every: int = 1024) -> bytes:
+def _form(encoding: str) -> str:
+    """The codecs module's name of ``encoding``, one of TRANSCODING_FORMS."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise LookupError(f"unknown encoding {encoding!r}") from None
+    if name not in TRANSCODING_FORMS:
+        raise ValueError(
+            f"benchmark texts exist in {', '.join(TRANSCODING_FORMS)} only, not {encoding!r}"
+            + (" (name the byte order: -le or -be)" if name in ("utf-16", "utf-32") else "")
+        )
+    return name
+
+
+def dirty(data: bytes, every: int = 1024, encoding: str = "utf-8") -> bytes:
     """``data`` with one ill-formed subsequence inserted per ``every`` bytes.
 
     The insertions go at the first character boundary at or after offsets
     ``every // 2``, ``every // 2 + every``, ... of ``data`` (in a text of at
-    most ``every // 2`` bytes, after its middle) and cycle through
-    :data:`ILL_FORMED_SUBSEQUENCES`, so each is followed by the start of a
-    character (or by the end of the text) and the kinds do not merge.  A
-    boundary is any byte that is not a continuation byte (80..BF); if ``data``
-    is itself ill-formed, the kinds may interact with what is already there.
+    most ``every // 2`` bytes, after its middle), so each is followed by the
+    start of a character (or by the end of the text) and the kinds do not
+    merge.  What is inserted depends on ``encoding``:
+
+    - UTF-8: the byte sequences of :data:`ILL_FORMED_SUBSEQUENCES`, in turn;
+      a boundary is any byte that is not a continuation byte (80..BF).
+    - UTF-16-LE/BE: the unpaired surrogates of :data:`ILL_FORMED_UTF16_UNITS`,
+      in turn; a boundary is an even offset whose code unit is not a trail
+      surrogate (DC00..DFFF).
+    - UTF-32-LE/BE: the invalid code units of :data:`ILL_FORMED_UTF32_UNITS`,
+      in turn; every offset that is a multiple of 4 is a boundary.
+
+    If ``data`` is itself ill-formed, the insertions may interact with what
+    is already there.
     """
     if every <= 0:
         raise ValueError(f"every must be > 0, got {every}")
+    form = _form(encoding)
+    if form != "utf-8":
+        return _dirty_code_units(data, every, form)
     view = memoryview(data).cast("B")
     length = len(view)
     pieces: list[bytes] = []
@@ -510,6 +581,100 @@ def dirty(data: bytes, every: int = 1024) -> bytes:
     return b"".join(pieces)
 
 
+def _dirty_code_units(data: bytes, every: int, form: str) -> bytes:
+    """:func:`dirty` for UTF-16 and UTF-32 (``form`` is e.g. ``"utf-16-le"``)."""
+    unit_size = 2 if form.startswith("utf-16") else 4
+    byteorder = "little" if form.endswith("-le") else "big"
+    units = ILL_FORMED_UTF16_UNITS if unit_size == 2 else ILL_FORMED_UTF32_UNITS
+    kinds = itertools.cycle([unit.to_bytes(unit_size, byteorder) for unit in units])
+    # The byte of a UTF-16 code unit that holds its top bits: a trail
+    # surrogate DC00..DFFF has DC..DF there.
+    high = 1 if byteorder == "little" else 0
+    view = memoryview(data).cast("B")
+    whole = len(view) - len(view) % unit_size  # a partial final unit is never a boundary
+    pieces: list[bytes] = []
+    previous = 0
+    first = every // 2 if len(view) > every // 2 else len(view) // 2
+    for offset in range(first, len(view), every):
+        boundary = max(offset, previous)
+        boundary += -boundary % unit_size  # round up to a code unit
+        while unit_size == 2 and boundary < whole and view[boundary + high] & 0xFC == 0xDC:
+            boundary += 2  # a trail surrogate: the pair began one unit back
+        boundary = min(boundary, len(view))
+        pieces.append(view[previous:boundary].tobytes())
+        pieces.append(next(kinds))
+        previous = boundary
+    pieces.append(view[previous:].tobytes())
+    return b"".join(pieces)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A benchmark text, to be had in every encoding form.
+
+    ``utf8`` is the text as timed in UTF-8 (ill-formed when ``is_dirty``);
+    ``clean_utf8`` is the well-formed UTF-8 it was made from: ``utf8`` itself
+    for a clean text, the clean text for a :func:`dirty` variant, and the
+    ``replace``-repaired bytes of a file that was ill-formed as found.
+    ``path`` is the file it comes from (None for a generated text).
+    """
+
+    name: str
+    utf8: bytes
+    clean_utf8: bytes
+    is_dirty: bool
+    path: str | None = None
+
+    def encoded(self, encoding: str) -> bytes:
+        """The text in ``encoding`` (UTF-8, UTF-16-LE/BE or UTF-32-LE/BE).
+
+        UTF-8 gives :attr:`utf8`.  Otherwise the clean text is re-encoded by
+        CPython, and a dirty text gets :func:`dirty` in that form: one
+        unpaired surrogate or invalid code unit per KiB.  Not cached: the
+        caller keeps what it needs.
+        """
+        form = _form(encoding)
+        if form == "utf-8":
+            return self.utf8
+        clean = self.clean_utf8.decode("utf-8").encode(form)
+        return dirty(clean, encoding=form) if self.is_dirty else clean
+
+
+def generated_text(name: str, size: int = DEFAULT_SIZE) -> Text:
+    """The generated text ``name`` (see :func:`all_names`) as a :class:`Text`."""
+    utf8 = generate(name, size)
+    if name.endswith(DIRTY_SUFFIX) and name[: -len(DIRTY_SUFFIX)] in _STYLES:
+        return Text(name, utf8, _generate_clean(name[: -len(DIRTY_SUFFIX)], size), True)
+    return Text(name, utf8, utf8, False)
+
+
+def corpus_texts(
+    path: str | os.PathLike[str], max_size: int = MAX_FILE_SIZE
+) -> list[Text]:
+    """The ``*.txt`` files under ``path`` (see :func:`load_dir`) as texts:
+    each well-formed file, then a ``-dirty`` variant of each; a file that is
+    ill-formed UTF-8 as found is listed once, among the dirty ones, under its
+    own name.  Raises FileNotFoundError when there are no such files."""
+    files = _corpus_files(path, max_size)
+    if not files:
+        raise FileNotFoundError(
+            f"no *.txt files of at most {max_size} bytes under {str(path)!r}"
+        )
+    clean: list[Text] = []
+    dirty_texts: list[Text] = []
+    for name, file in files.items():
+        data = file.read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            repaired = data.decode("utf-8", "replace").encode("utf-8")
+            dirty_texts.append(Text(name, data, repaired, True, str(file)))
+        else:
+            clean.append(Text(name, data, data, False, str(file)))
+            dirty_texts.append(Text(name + DIRTY_SUFFIX, dirty(data), data, True, str(file)))
+    return clean + dirty_texts
+
+
 def _corpus_name(relative: Path) -> str:
     """``lipsum/Arabic-Lipsum.utf8.txt`` -> ``lipsum/Arabic-Lipsum``.
 
@@ -520,6 +685,29 @@ def _corpus_name(relative: Path) -> str:
     if stem.suffix.lower() in (".utf8", ".utf-8", ".utf_8"):
         stem = stem.with_suffix("")
     return stem.as_posix()
+
+
+def _corpus_files(path: str | os.PathLike[str], max_size: int) -> dict[str, Path]:
+    """The ``*.txt`` files under ``path`` that :func:`load_dir` reads, by name."""
+    root = Path(path)
+    if not root.exists():
+        raise FileNotFoundError(f"corpus directory {str(root)!r} does not exist")
+    if not root.is_dir():
+        raise NotADirectoryError(f"corpus path {str(root)!r} is not a directory")
+    files: dict[str, Path] = {}
+    for file in sorted(root.rglob("*.txt")):
+        if not file.is_file():
+            continue
+        file_size = file.stat().st_size
+        if file_size > max_size:
+            warnings.warn(
+                f"skipping {file}: {file_size} bytes is more than the "
+                f"{max_size} bytes a benchmark text may have",
+                stacklevel=3,
+            )
+            continue
+        files[_corpus_name(file.relative_to(root))] = file
+    return files
 
 
 def load_dir(
@@ -533,22 +721,4 @@ def load_dir(
     each one.  Raises ``FileNotFoundError`` or ``NotADirectoryError`` when
     ``path`` is not a directory.
     """
-    root = Path(path)
-    if not root.exists():
-        raise FileNotFoundError(f"corpus directory {str(root)!r} does not exist")
-    if not root.is_dir():
-        raise NotADirectoryError(f"corpus path {str(root)!r} is not a directory")
-    texts: dict[str, bytes] = {}
-    for file in sorted(root.rglob("*.txt")):
-        if not file.is_file():
-            continue
-        file_size = file.stat().st_size
-        if file_size > max_size:
-            warnings.warn(
-                f"skipping {file}: {file_size} bytes is more than the "
-                f"{max_size} bytes a benchmark text may have",
-                stacklevel=2,
-            )
-            continue
-        texts[_corpus_name(file.relative_to(root))] = file.read_bytes()
-    return texts
+    return {name: file.read_bytes() for name, file in _corpus_files(path, max_size).items()}
