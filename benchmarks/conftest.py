@@ -1,4 +1,5 @@
-"""pytest-benchmark plumbing for utfkit's benchmarks (see test_bench_utf8.py).
+"""pytest-benchmark plumbing for utfkit's benchmarks (test_bench_utf8.py,
+test_bench_transcode.py; the texts they share are in bench_texts.py).
 
 - ``utfkit_backend``: the kernel utfkit runs with.  With the environment
   variable ``UTFKIT_BENCH_BACKENDS`` set to a comma-separated list (e.g.

@@ -135,6 +135,12 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,
                                        int errors);
 
+/* The exact length of utfkit_transcode's output for src that is
+ * well-formed in `from` (check with utfkit_validate first), computed by
+ * counting alone -- much faster than a conversion.  For ill-formed src the
+ * number means nothing, but nothing outside src[0..len) is read. */
+size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int to);
+
 /* The first ill-formed subsequence of src in the given form, as
  * utfkit_utf8_check does for UTF-8. */
 utfkit_result utfkit_check(const uint8_t *src, size_t len, int form);

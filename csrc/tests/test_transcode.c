@@ -478,6 +478,9 @@ typedef struct case_context {
     size_t len;
     int from, to, errors; /* to, errors < 0: not part of this check */
     size_t focus;         /* offset of the input to show when it is long */
+    const char *call;     /* the function called */
+    const char *buffer;   /* NULL, or the kind of dst buffer given to transcode */
+    size_t cap, needed;   /* when buffer is not NULL */
 } case_context;
 
 static void fail(const case_context *c, const char *format, ...)
@@ -496,7 +499,10 @@ static void fail(const case_context *c, const char *format, ...)
         fprintf(stderr, ", errors %s", errors_names[c->errors]);
     fprintf(stderr, "\n  input (%zu bytes): <", c->len);
     print_window(stderr, c->src, c->len, c->focus);
-    fprintf(stderr, ">\n  ");
+    fprintf(stderr, ">\n  %s", c->call);
+    if (c->buffer)
+        fprintf(stderr, " with cap %zu (needed %zu), dst %s", c->cap, c->needed, c->buffer);
+    fprintf(stderr, ": ");
     va_list args;
     va_start(args, format);
     vfprintf(stderr, format, args);
@@ -505,7 +511,7 @@ static void fail(const case_context *c, const char *format, ...)
 }
 
 /* "expected <...> got <...>" for two outputs that differ at byte `at`. */
-static void fail_output(const case_context *c, const char *what, const uint8_t *expected,
+static void fail_output(const case_context *c, const uint8_t *expected,
                         size_t expected_length, const uint8_t *got, size_t got_length, size_t at)
 {
     char expected_text[160] = "", got_text[160] = "";
@@ -518,8 +524,7 @@ static void fail_output(const case_context *c, const char *what, const uint8_t *
     for (size_t i = from; i < got_length && i < to; ++i)
         used += (size_t)snprintf(got_text + used, sizeof got_text - used,
                                  i == from ? "%02X" : " %02X", got[i]);
-    fail(c, "%s: output differs at byte %zu; from byte %zu: expected <%s%s> got <%s%s>", what, at,
-         from, expected_text, expected_length > to ? " ..." : "", got_text,
+    fail(c, "output differs at byte %zu; from byte %zu: expected <%s%s> got <%s%s>", at, from, expected_text, expected_length > to ? " ..." : "", got_text,
          got_length > to ? " ..." : "");
 }
 
@@ -574,6 +579,17 @@ static double now_seconds(void)
  * ------------------------------------------------------------------------ */
 
 #define GUARD_BYTES 32
+
+#if defined(__SANITIZE_ADDRESS__)
+#define EXACT_BLOCK_CALLS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EXACT_BLOCK_CALLS 1
+#endif
+#endif
+#ifndef EXACT_BLOCK_CALLS
+#define EXACT_BLOCK_CALLS 0
+#endif
 #define EXACT_CACHED 128 /* heap blocks of exactly 1..EXACT_CACHED bytes, kept */
 
 static uint8_t *exact_blocks[EXACT_CACHED + 1];
@@ -605,15 +621,15 @@ static size_t first_touched(const uint8_t *dst, size_t from, size_t to)
  * Checks of one conversion.
  * ------------------------------------------------------------------------ */
 
-static void expect_result(const case_context *c, const char *what, utfkit_result want,
+static void expect_result(const case_context *c, utfkit_result want,
                           utfkit_result got, int check_position)
 {
     if (got.status != want.status || got.written != want.written ||
         (check_position &&
          (got.position != want.position || got.subpart_length != want.subpart_length)))
-        fail(c, "%s: expected status %s position %zu subpart_length %zu written %zu, "
+        fail(c, "expected status %s position %zu subpart_length %zu written %zu, "
                 "got status %s position %zu subpart_length %zu written %zu",
-             what, status_name(want.status), want.position, want.subpart_length, want.written,
+             status_name(want.status), want.position, want.subpart_length, want.written,
              status_name(got.status), got.position, got.subpart_length, got.written);
 }
 
@@ -621,9 +637,8 @@ static void expect_result(const case_context *c, const char *what, utfkit_result
  * (for a strict error: what the well-formed prefix converts to).  When it
  * all fits, it is there and nothing follows it; when it does not, the bytes
  * written are the output's first bytes and the rest is untouched. */
-static void expect_contents(const case_context *c, const char *what, size_t cap,
-                            const uint8_t *dst, const uint8_t *expected, size_t expected_length,
-                            int count_fill)
+static void expect_contents(const case_context *c, size_t cap,
+                            const uint8_t *dst, const uint8_t *expected, size_t expected_length)
 {
     size_t fits = cap < expected_length ? cap : expected_length;
     size_t same = 0;
@@ -631,23 +646,23 @@ static void expect_contents(const case_context *c, const char *what, size_t cap,
         ++same;
     if (cap >= expected_length) {
         if (same < expected_length) {
-            fail_output(c, what, expected, expected_length, dst, cap, same);
+            fail_output(c, expected, expected_length, dst, cap, same);
             return;
         }
     }
     size_t touched = first_touched(dst, same, cap);
     if (touched < cap) {
         if (cap >= expected_length)
-            fail(c, "%s: dst[%zu] = %02X was written, after the whole output (%zu bytes), "
-                    "within cap %zu", what, touched, dst[touched], expected_length, cap);
+            fail(c, "dst[%zu] = %02X was written, after the whole output (%zu bytes), "
+                    "within cap %zu", touched, dst[touched], expected_length, cap);
         else
-            fail(c, "%s: dst[0..cap = %zu) is not a prefix of the output followed by untouched "
+            fail(c, "dst[0..cap = %zu) is not a prefix of the output followed by untouched "
                     "bytes: dst[%zu] = %02X (expected output byte %02X, or %02X untouched); "
-                    "the first %zu bytes match", what, cap, touched, dst[touched],
+                    "the first %zu bytes match", cap, touched, dst[touched],
                  expected[touched], fill_byte(touched), same);
         return;
     }
-    if (count_fill && cap < expected_length) {
+    if (cap < expected_length) {
         ++too_small_calls;
         if (same == cap)
             ++too_small_filled;
@@ -656,88 +671,87 @@ static void expect_contents(const case_context *c, const char *what, size_t cap,
     }
 }
 
-/* utfkit_transcode with one capacity, into a block of exactly cap bytes and
- * into a guarded buffer; `want` is the result with enough room. */
-static void expect_transcode_with_cap(const case_context *c, size_t cap, utfkit_result want,
+/* utfkit_transcode with one capacity; `want` is the result with enough
+ * room and expected[0..want.written) the output.  Into a buffer whose bytes
+ * after cap are guard bytes, checked afterwards; in builds with
+ * AddressSanitizer also into a heap block of exactly cap bytes, so that a
+ * write at dst[cap] or beyond is reported however far it goes (without a
+ * sanitizer that call would find nothing the guarded one does not). */
+static void expect_transcode_with_cap(case_context *c, size_t cap, utfkit_result want,
                                       const uint8_t *expected)
 {
     size_t needed = want.written;
     utfkit_result want_here = want;
-    if (want.status == UTFKIT_OK && cap < needed) {
+    if (want.status == UTFKIT_OK && cap < needed)
         want_here.status = UTFKIT_OUTPUT_TOO_SMALL;
-    }
     /* The position of an OUTPUT_TOO_SMALL result is not part of the contract. */
     int check_position = want_here.status != UTFKIT_OUTPUT_TOO_SMALL;
-    char what[96];
+    c->cap = cap;
+    c->needed = needed;
 
-    /* 1. A heap block of exactly cap bytes: AddressSanitizer reports any
-     *    write at dst[cap]. */
-    uint8_t *exact = cap <= EXACT_CACHED ? exact_blocks[cap] : checked_malloc(cap);
-    fill(exact, 0, cap);
-    utfkit_result got = utfkit_transcode(c->src, c->len, c->from, c->to, c->errors,
-                                         cap ? exact : NULL, cap);
-    ++calls_made;
-    snprintf(what, sizeof what, "transcode with cap %zu (needed %zu)%s", cap, needed,
-             cap ? "" : ", dst NULL");
-    expect_result(c, what, want_here, got, check_position);
-    if (cap)
-        expect_contents(c, what, cap, exact, expected, needed, 1);
+    uint8_t *exact = NULL;
+    if (EXACT_BLOCK_CALLS || cap == 0) {
+        c->buffer = cap ? "a heap block of exactly cap bytes" : "NULL";
+        exact = cap == 0 ? NULL : cap <= EXACT_CACHED ? exact_blocks[cap] : checked_malloc(cap);
+        fill(exact, 0, cap);
+        utfkit_result got = utfkit_transcode(c->src, c->len, c->from, c->to, c->errors, exact,
+                                             cap);
+        ++calls_made;
+        expect_result(c, want_here, got, check_position);
+        if (cap)
+            expect_contents(c, cap, exact, expected, needed);
+    }
 
-    /* 2. The same cap in a larger buffer whose bytes after cap must stay
-     *    untouched (seen without sanitizers too). */
+    c->buffer = "followed by guard bytes";
     guarded.length = 0;
     bytes_reserve(&guarded, cap + GUARD_BYTES);
     fill(guarded.bytes, 0, cap + GUARD_BYTES);
-    got = utfkit_transcode(c->src, c->len, c->from, c->to, c->errors, guarded.bytes, cap);
+    utfkit_result got = utfkit_transcode(c->src, c->len, c->from, c->to, c->errors,
+                                         guarded.bytes, cap);
     ++calls_made;
-    snprintf(what, sizeof what, "transcode with cap %zu (needed %zu), guarded buffer", cap,
-             needed);
-    expect_result(c, what, want_here, got, check_position);
+    expect_result(c, want_here, got, check_position);
     size_t touched = first_touched(guarded.bytes, cap, cap + GUARD_BYTES);
     if (touched < cap + GUARD_BYTES)
-        fail(c, "%s: wrote dst[%zu] = %02X, at or past cap", what, touched,
-             guarded.bytes[touched]);
-    expect_contents(c, what, cap, guarded.bytes, expected, needed, 0);
-    if (cap && memcmp(guarded.bytes, exact, cap) != 0)
-        fail(c, "%s: dst[0..cap) differs from the call into an exact-size block", what);
-
+        fail(c, "wrote dst[%zu] = %02X, at or past cap", touched, guarded.bytes[touched]);
+    expect_contents(c, cap, guarded.bytes, expected, needed);
+    if (exact && memcmp(guarded.bytes, exact, cap) != 0)
+        fail(c, "dst[0..cap) differs from what the call into an exact-size block wrote");
     if (cap > EXACT_CACHED)
         free(exact);
+    c->buffer = NULL;
 }
 
 typedef enum cap_sweep { CAPS_LIGHT, CAPS_FULL } cap_sweep;
 
-static int compare_sizes(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The capacities tried for an output of `needed` bytes, sorted, unique. */
+/* The capacities tried for an output of `needed` bytes, sorted, unique:
+ * FULL is 0..min(needed, 40), needed-40..needed, needed+1 and needed+13;
+ * LIGHT a few small ones, needed/3, needed/2, needed-33, needed-4..needed,
+ * needed+1 and needed+13. */
 static size_t capacities(size_t needed, cap_sweep sweep, size_t *caps)
 {
     size_t n = 0;
-    caps[n++] = needed;
-    caps[n++] = needed + 1;
-    caps[n++] = needed + 13;
     if (sweep == CAPS_FULL) {
         for (size_t cap = 0; cap <= needed && cap <= 40; ++cap)
             caps[n++] = cap;
-        for (size_t back = 1; back <= 40 && back <= needed; ++back)
-            caps[n++] = needed - back;
+        for (size_t cap = needed > 40 ? needed - 40 : 0; cap <= needed; ++cap)
+            caps[n++] = cap;
     } else {
-        const size_t small[] = {0, 1, 2, 3, 5};
-        for (size_t k = 0; k < sizeof small / sizeof small[0]; ++k)
-            if (small[k] < needed)
-                caps[n++] = small[k];
-        for (size_t back = 1; back <= 4 && back <= needed; ++back)
-            caps[n++] = needed - back;
-        caps[n++] = needed / 2;
-        caps[n++] = needed / 3 + 1 <= needed ? needed / 3 + 1 : needed;
-        if (needed > 33)
-            caps[n++] = needed - 33;
+        const size_t candidates[] = {0, 1, 2, 3, 5, needed / 3 + 1, needed / 2,
+                                     needed > 33 ? needed - 33 : 0, needed > 4 ? needed - 4 : 0,
+                                     needed > 3 ? needed - 3 : 0, needed > 2 ? needed - 2 : 0,
+                                     needed > 1 ? needed - 1 : 0, needed};
+        for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; ++k)
+            if (candidates[k] <= needed)
+                caps[n++] = candidates[k];
     }
-    qsort(caps, n, sizeof *caps, compare_sizes);
+    caps[n++] = needed + 1;
+    caps[n++] = needed + 13;
+    for (size_t k = 1; k < n; ++k) { /* insertion sort: n < 100, nearly sorted */
+        size_t value = caps[k], j = k;
+        for (; j > 0 && caps[j - 1] > value; --j)
+            caps[j] = caps[j - 1];
+        caps[j] = value;
+    }
     size_t unique = 0;
     for (size_t k = 0; k < n; ++k)
         if (unique == 0 || caps[unique - 1] != caps[k])
@@ -780,7 +794,7 @@ static void check_input(const uint8_t *input, size_t len, int from, cap_sweep sw
             encode_all(to, &expected.decoded, &expected.output[to][errors]);
     }
     const reference_error first = expected.first;
-    case_context c = {src, len, from, -1, -1, first.status ? first.position : 0};
+    case_context c = {src, len, from, -1, -1, first.status ? first.position : 0, "", NULL, 0, 0};
 
     size_t first_backend = 0, last_backend = available_backend_count;
     if (quick_mode || backends == ONE_BACKEND) {
@@ -793,16 +807,19 @@ static void check_input(const uint8_t *input, size_t len, int from, cap_sweep sw
         c.to = c.errors = -1;
 
         utfkit_result want = {first.status, first.position, first.subpart_length, 0};
-        expect_result(&c, "check", want, utfkit_check(src, len, from), 1);
+        c.call = "check";
+        expect_result(&c, want, utfkit_check(src, len, from), 1);
         ++calls_made;
         int valid = utfkit_validate(src, len, from);
         ++calls_made;
+        c.call = "validate";
         if (valid != (first.status == UTFKIT_OK))
-            fail(&c, "validate: expected %d, got %d", first.status == UTFKIT_OK, valid);
+            fail(&c, "expected %d, got %d", first.status == UTFKIT_OK, valid);
         size_t count = utfkit_count(src, len, from);
         ++calls_made;
+        c.call = "count";
         if (count != expected.replaced_count)
-            fail(&c, "count: expected %zu code points, got %zu", expected.replaced_count, count);
+            fail(&c, "expected %zu code points, got %zu", expected.replaced_count, count);
 
         for (c.to = 0; c.to < FORMS; ++c.to) {
             for (c.errors = 0; c.errors < ERROR_MODES; ++c.errors) {
@@ -811,10 +828,12 @@ static void check_input(const uint8_t *input, size_t len, int from, cap_sweep sw
                 utfkit_result full = {stopped ? first.status : UTFKIT_OK,
                                       stopped ? first.position : len,
                                       stopped ? first.subpart_length : 0, output->length};
-                expect_result(&c, "transcoded_length", full,
-                              utfkit_transcoded_length(src, len, from, c.to, c.errors), 1);
+                c.call = "transcoded_length";
+                expect_result(&c, full, utfkit_transcoded_length(src, len, from, c.to, c.errors),
+                              1);
                 ++calls_made;
                 size_t n = capacities(output->length, sweep, caps);
+                c.call = "transcode";
                 for (size_t k = 0; k < n; ++k)
                     expect_transcode_with_cap(&c, caps[k], full, output->bytes);
             }
@@ -1318,7 +1337,7 @@ static void section_large(void)
 
 typedef struct known_case {
     int form;
-    uint8_t bytes[12];
+    uint8_t bytes[16];
     size_t length;
     int status;
     size_t position, subpart_length;
@@ -1333,8 +1352,8 @@ static const known_case known_cases[] = {
     {UTFKIT_UTF8, {0xED, 0xA0, 0x80, 0xED, 0xBF, 0xBF, 0xED, 0xAF, 0x41}, 9,
      UTFKIT_INVALID_CONTINUATION, 0, 1, 9},
     /* Table 3-11: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 -> a U+FFFD U+FFFD U+FFFD b ... */
-    {UTFKIT_UTF8, {0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF}, 12,
-     UTFKIT_INVALID_CONTINUATION, 1, 3, 10},
+    {UTFKIT_UTF8, {0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64},
+     13, UTFKIT_INVALID_CONTINUATION, 1, 3, 10},
     /* E2 82 at the end: "unexpected end of data", 2 bytes */
     {UTFKIT_UTF8, {0x41, 0xE2, 0x82}, 3, UTFKIT_END_OF_DATA, 1, 2, 2},
     /* b"\x00\xd8\x41\x00".decode("utf-16-le"): "illegal UTF-16 surrogate" 0..2 */
@@ -1362,7 +1381,8 @@ static void section_reference_self_check(void)
     reference_error first;
     for (size_t k = 0; k < sizeof known_cases / sizeof known_cases[0]; ++k) {
         const known_case *kc = &known_cases[k];
-        case_context c = {kc->bytes, kc->length, kc->form, -1, UTFKIT_REPLACE, 0};
+        case_context c = {kc->bytes, kc->length, kc->form, -1, UTFKIT_REPLACE, 0, "reference",
+                          NULL, 0, 0};
         reference_decode(kc->bytes, kc->length, kc->form, UTFKIT_REPLACE, &decoded, &first);
         if (first.status != kc->status || first.position != kc->position ||
             first.subpart_length != kc->subpart_length || decoded.length != kc->replaced_count)
@@ -1381,7 +1401,7 @@ static void section_reference_self_check(void)
             size_t n = encode_scalar(form, scalar, unit);
             reference_decode(unit, n, form, UTFKIT_STRICT, &decoded, &first);
             if (first.status != UTFKIT_OK || decoded.length != 1 || decoded.values[0] != scalar) {
-                case_context c = {unit, n, form, -1, UTFKIT_STRICT, 0};
+                case_context c = {unit, n, form, -1, UTFKIT_STRICT, 0, "reference", NULL, 0, 0};
                 fail(&c, "REFERENCE: U+%04X does not decode to itself", (unsigned)scalar);
             }
         }

@@ -40,11 +40,13 @@ is the text in form ``A``: the UTF-8 text itself, or the clean text
 re-encoded by CPython, with (for a dirty text) one unpaired surrogate or
 invalid UTF-32 unit inserted per KiB (:meth:`utfkit._corpus.Text.encoded`).
 GB/s count the INPUT bytes, ``len(b)``.  ``A>B`` returns a new ``bytes``, so
-it pays for fresh memory as CPython does: on this kind of VM an output of
-128 KiB or more comes as new pages from the kernel, and touching them
-page-faults.  ``A>B out=`` writes into ``buf``, one ``bytearray`` of exactly
-the output's length made once and reused by every call, which shows the
-conversion alone.
+it pays for its output's memory, as CPython's decode + encode pays for a
+``str`` and a ``bytes``; memory the allocator takes fresh from the kernel
+page-faults on first touch, a large part of the cost for outputs of 128 KiB
+and more when it happens.  ``A>B out=`` writes into ``buf``, one
+``bytearray`` of exactly the output's length made once and reused by every
+call, which shows the conversion alone.  ``--json`` gives, per contender,
+the minor page faults per call during the timed rounds.
 
 Timing is built for a noisy machine: each contender runs a calibrated number
 of calls per round (enough for a few milliseconds), the contenders take turns
@@ -75,6 +77,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
+
+try:  # Unix only: the page faults a contender causes, reported in --json
+    import resource
+except ImportError:  # pragma: no cover - Windows
+    resource = None  # type: ignore[assignment]
 
 import utfkit
 from utfkit import _corpus
@@ -222,6 +229,15 @@ class Measurement:
     label: str
     loops: int
     per_call_ns: list[float] = field(default_factory=list)
+    # Minor page faults (memory the kernel maps on first touch) during the
+    # timed rounds; None where the platform cannot count them.
+    minor_faults: int | None = 0
+
+    @property
+    def minor_faults_per_call(self) -> float | None:
+        if self.minor_faults is None or not self.per_call_ns:
+            return None
+        return self.minor_faults / (self.loops * len(self.per_call_ns))
 
     @property
     def best_ns(self) -> float:
@@ -286,6 +302,7 @@ def _measurement_json(measurement: Measurement | None, processed: int) -> dict[s
         "median_ns": measurement.median_ns,
         "gbps": _gbps(processed, measurement.best_ns),
         "median_gbps": _gbps(processed, measurement.median_ns),
+        "minor_faults_per_call": measurement.minor_faults_per_call,
     }
 
 
@@ -567,6 +584,12 @@ def _time_calls(call: Callable[[], object], loops: int) -> int:
     return time.perf_counter_ns() - start
 
 
+def _minor_faults() -> int | None:
+    if resource is None:
+        return None
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def _calibrate(call: Callable[[], object], target_ns: int) -> int:
     """Calls per round so that a round takes at least ``target_ns``."""
     loops = 1
@@ -598,8 +621,14 @@ def measure(task: Task, repeat: int, target_ns: int = ROUND_TARGET_NS) -> Result
             # heels of the other (warm caches, turbo budget spent).
             order = pairs if round_number % 2 == 0 else pairs[::-1]
             for contender, measurement in order:
+                faults_before = _minor_faults()
                 elapsed = _time_calls(contender.call, measurement.loops)
+                faults_after = _minor_faults()
                 measurement.per_call_ns.append(elapsed / measurement.loops)
+                if faults_before is None or faults_after is None:
+                    measurement.minor_faults = None
+                elif measurement.minor_faults is not None:
+                    measurement.minor_faults += faults_after - faults_before
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -644,14 +673,26 @@ def machine_info() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "utfkit": _utfkit_version(),
         "backend": utfkit.backend(),
+        "load_average_1min": _load_average(),
     }
+
+
+def _load_average() -> float | None:
+    """The 1-minute load average at the start: above ~0.5 on an idle-looking
+    machine, something else is running and the numbers are noisier."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):  # not on Windows
+        return None
 
 
 def _legend(ops: Sequence[str]) -> list[str]:
     """What the chosen operations compare: a line per UTF-8 operation, and
     the transcoding ones described once for every direction."""
+    transcoding = [op for op in ops if op in TRANSCODE_OPERATIONS]
+    width = 37 if transcoding else 24  # the longest call shown, so the "vs" line up
     lines = [
-        f"  {op:<12} {mine:<24} vs {theirs}"
+        f"  {op:<12} {mine:<{width}} vs {theirs}"
         for op, (mine, theirs) in UTF8_OPERATIONS.items()
         if op in ops
     ]
@@ -660,18 +701,17 @@ def _legend(ops: Sequence[str]) -> list[str]:
             "  validate and valid_up_to on a -dirty text stop at its first error: "
             "bytes = the prefix read"
         )
-    transcoding = [op for op in ops if op in TRANSCODE_OPERATIONS]
     if transcoding:
         forms = ", ".join(f"{short} = {name.upper()}" for short, name in FORMS.items())
         lines += [
-            f"  {'A>B':<12} {'utfkit.transcode(b, A, B, E)':<37} vs b.decode(A, E).encode(B)",
-            f"  {'A>B out=':<12} {'utfkit.transcode(b, A, B, E, out=buf)':<37} vs the same; "
+            f"  {'A>B':<12} {'utfkit.transcode(b, A, B, E)':<{width}} vs b.decode(A, E).encode(B)",
+            f"  {'A>B out=':<12} {'utfkit.transcode(b, A, B, E, out=buf)':<{width}} vs the same; "
             "buf: one bytearray of the output's length, reused by every call",
             f"  A, B: {forms}; E = strict on clean texts, replace on -dirty ones",
             "  bytes = the INPUT's length; a -dirty UTF-16/UTF-32 input is the clean text "
             "re-encoded, with one unpaired surrogate / invalid unit per KiB",
-            "  A>B allocates its output as CPython does (outputs >= 128 KiB get fresh pages, "
-            "which page-fault); A>B out= is the conversion alone",
+            "  A>B returns a new bytes and pays for its memory (page faults of fresh pages "
+            "included: --json gives minor_faults_per_call); A>B out= is the conversion alone",
         ]
     return lines
 
@@ -682,7 +722,12 @@ def _header(
     return [
         f"utfkit bench: CPU {info['cpu']} ({info['cpu_count']} logical) | "
         f"{info['system']} {info['kernel']} | {info['python']} | "
-        f"utfkit {info['utfkit']}, backend {info['backend']}",
+        f"utfkit {info['utfkit']}, backend {info['backend']}"
+        + (
+            ""
+            if info.get("load_average_1min") is None
+            else f" | load average {info['load_average_1min']:.2f} at start"
+        ),
         f"texts: {source}; best of {repeat} interleaved rounds; "
         "GB/s = bytes / seconds / 1e9; ratio = utfkit GB/s / CPython GB/s (> 1: utfkit faster)",
         "operations:",

@@ -657,9 +657,8 @@ def corpus_texts(
     own name.  Raises FileNotFoundError when there are no such files."""
     files = _corpus_files(path, max_size)
     if not files:
-        raise FileNotFoundError(
-            f"no *.txt files of at most {max_size} bytes under {str(path)!r}"
-        )
+        limit = f"{max_size >> 20} MiB" if max_size % (1 << 20) == 0 else f"{max_size} bytes"
+        raise FileNotFoundError(f"no *.txt files of at most {limit} under {str(path)!r}")
     clean: list[Text] = []
     dirty_texts: list[Text] = []
     for name, file in files.items():
