@@ -182,6 +182,24 @@ static UTFKIT_ALWAYS_INLINE size_t put_bmp_run(uint8_t *dst, size_t out, int for
     return out + 4 * n;
 }
 
+/* What a reader step does with an ill-formed subsequence of `length` bytes
+ * at `at`: with STRICT, records it in *status / *subpart and stays put (the
+ * driver then stops); otherwise moves *i past it, writing one U+FFFD for
+ * REPLACE.  Returns the new out. */
+static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_formed, size_t length,
+                                                        size_t at, size_t *i, uint8_t *dst,
+                                                        size_t out, int to, int *status,
+                                                        size_t *subpart)
+{
+    if (errors == UTFKIT_STRICT) {
+        *status = ill_formed;
+        *subpart = length;
+        return out;
+    }
+    *i = at + length;
+    return errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
+}
+
 /* The driver every reader shares.  STEP is a statement that reads, at `i`,
  * one character, one ill-formed subsequence, or a run of simple code units
  * (ASCII, say) that ends at or before `run_end`; writes at most `per_byte`

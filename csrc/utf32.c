@@ -74,13 +74,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
         ill_formed = unit <= 0xDFFF ? UTFKIT_SURROGATE : UTFKIT_TOO_LARGE;
         length = 4;
     }
-    if (errors == UTFKIT_STRICT) {
-        *status = ill_formed;
-        *subpart = length;
-        return out;
-    }
-    *i = at + length;
-    return errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
+    return step_over_ill_formed(errors, ill_formed, length, at, i, dst, out, to, status, subpart);
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t len,
@@ -99,21 +93,8 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     return sink_result(sink, len);
 }
 
-/* The sink is worked on as a local copy: stores of output bytes (uint8_t,
- * which may alias anything) would otherwise force its fields to be reloaded
- * from memory after every byte. */
-static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read_locally(const uint8_t *src, size_t len,
-                                                             int big_endian, int errors,
-                                                             utfkit_sink *sink, int to)
-{
-    utfkit_sink local = *sink;
-    utfkit_result result = utf32_read(src, len, big_endian, errors, &local, to);
-    *sink = local;
-    return result;
-}
-
-#define UTF32_LE(to) utf32_read_locally(src, len, 0, errors, sink, to)
-#define UTF32_BE(to) utf32_read_locally(src, len, 1, errors, sink, to)
+#define UTF32_LE(to) utf32_read(src, len, 0, errors, sink, to)
+#define UTF32_BE(to) utf32_read(src, len, 1, errors, sink, to)
 
 utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, int to, int errors,
                               utfkit_sink *sink)

@@ -273,19 +273,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t l
     return sink_result(sink, len);
 }
 
-/* The sink is worked on as a local copy: stores of output bytes (uint8_t,
- * which may alias anything) would otherwise force its fields to be reloaded
- * from memory after every byte. */
-static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_locally(const uint8_t *src, size_t len,
-                                                            int errors, utfkit_sink *sink, int to)
-{
-    utfkit_sink local = *sink;
-    utfkit_result result = utf8_read(src, len, errors, &local, to);
-    *sink = local;
-    return result;
-}
-
-#define UTF8_TO(to) utf8_read_locally(src, len, errors, sink, to)
+#define UTF8_TO(to) utf8_read(src, len, errors, sink, to)
 
 utfkit_result utf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink)
 {
