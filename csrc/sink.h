@@ -182,6 +182,24 @@ static UTFKIT_ALWAYS_INLINE size_t put_bmp_run(uint8_t *dst, size_t out, int for
     return out + 4 * n;
 }
 
+/* Writes the UTF-8 form of a scalar value below 0x10000 that is not a
+ * surrogate as one 4-byte store -- only its first 1..3 bytes count, the
+ * rest is overwritten by what follows -- and returns the new out.  Branch
+ * free, so text that mixes lengths (words and spaces) costs no
+ * mispredictions.  The caller needs 4 bytes of room. */
+static UTFKIT_ALWAYS_INLINE size_t put_utf8_bmp_wide(uint8_t *dst, size_t out, uint32_t scalar)
+{
+    uint32_t one = scalar;
+    uint32_t two = (0xC0 | scalar >> 6) | (0x80 | (scalar & 0x3F)) << 8;
+    uint32_t three = (0xE0 | scalar >> 12) | (0x80 | (scalar >> 6 & 0x3F)) << 8 |
+                     (0x80 | (scalar & 0x3F)) << 16;
+    uint32_t bytes = scalar < 0x80 ? one : scalar < 0x800 ? two : three;
+    if (UTFKIT_HOST_BIG_ENDIAN)
+        bytes = __builtin_bswap32(bytes); /* first byte at the lowest address */
+    memcpy(dst + out, &bytes, 4);
+    return out + 1 + (scalar >= 0x80) + (scalar >= 0x800);
+}
+
 /* What a reader step does with an ill-formed subsequence of `length` bytes
  * at `at`: with STRICT, records it in *status / *subpart and stays put (the
  * driver then stops); otherwise moves *i past it, writing one U+FFFD for

@@ -63,6 +63,19 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
                                               size_t *subpart)
 {
     size_t at = *i;
+    if (to == UTFKIT_UTF8 && run_end - at >= 16) {
+        /* Four units that are not surrogates go to UTF-8 without a branch
+         * per unit. */
+        uint64_t units = four_units(src + at, big_endian);
+        uint64_t t = (units & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
+        if (((t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull) == 0 &&
+            (units & 0xFF80FF80FF80FF80ull) != 0) {
+            for (int k = 0; k < 4; k++)
+                out = put_utf8_bmp_wide(dst, out, (uint32_t)(units >> (16 * k)) & 0xFFFF);
+            *i = at + 8;
+            return out;
+        }
+    }
     /* A run is tried only where one starts: that costs text without runs
      * (Cyrillic to UTF-8, say) one comparison per unit. */
     if (run_end - at >= 16 &&

@@ -34,6 +34,21 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
                                               size_t *subpart)
 {
     size_t at = *i;
+    if (to == UTFKIT_UTF8 && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
+        /* Four BMP scalar values go to UTF-8 without a branch per unit. */
+        uint32_t units[4], wide = 0, high = 0;
+        for (int k = 0; k < 4; k++) {
+            units[k] = load32(src + at + 4 * k, big_endian);
+            wide |= units[k] >= 0x10000 || (units[k] & 0xF800) == 0xD800;
+            high |= units[k];
+        }
+        if (!wide && high >= 0x80) {
+            for (int k = 0; k < 4; k++)
+                out = put_utf8_bmp_wide(dst, out, units[k]);
+            *i = at + 16;
+            return out;
+        }
+    }
     /* A run is tried only where one starts (it needs a second simple unit). */
     if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY &&
         utf32_simple_run(src + at, 8, big_endian, to) == 2) {
