@@ -1,14 +1,25 @@
-"""The C core on its own: builds csrc/tests/test_utf8_table_3_7.c with the
-utfkit C sources and runs it.
+"""The C core on its own: builds the C test programs of csrc/tests/ with the
+utfkit C sources and runs each.
 
-That program proves the Table 3-7 automaton of csrc/utf8_dfa.h exhaustively
-(every 1-3 byte sequence, every 4-byte sequence starting F0..F4) against a
-transcription of Table 3-7 of its own, and checks the public C API
-(validate, check, sanitize, remove_ill_formed, count and the length
-functions) under every kernel this CPU runs against a maximal-subpart
-(D93b) reference.  Here it runs with --quick (each short sequence under one
-kernel instead of all) to stay within about 30 s; `make ctest` runs it in
-full.
+csrc/tests/test_utf8_table_3_7.c proves the Table 3-7 automaton of
+csrc/utf8_dfa.h exhaustively (every 1-3 byte sequence, every 4-byte sequence
+starting F0..F4) against a transcription of Table 3-7 of its own, and checks
+the public UTF-8 C API (validate, check, sanitize, remove_ill_formed, count
+and the length functions) under every kernel this CPU runs against a
+maximal-subpart (D93b) reference.  Here it runs with --quick (each short
+sequence under one kernel instead of all) to stay within about 30 s.
+
+csrc/tests/test_transcode.c checks utfkit_transcode, utfkit_transcoded_length,
+utfkit_well_formed_length, utfkit_check, utfkit_validate and utfkit_count for
+every (from, to) pair of the five encoding forms and every errors mode
+against a reference decoder/encoder of its own that follows CPython's codecs
+(maximal subparts for UTF-8; CPython's cuts for UTF-16 and UTF-32), with
+every capacity from 0 up and guard bytes after cap.  Here it runs with
+--quick (each input under one kernel, in rotation; fewer random texts), a
+few seconds.
+
+`make ctest` runs both in full; `make ctest-asan` under AddressSanitizer and
+UBSan.
 """
 
 import os
@@ -21,7 +32,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 CSRC = REPO / "csrc"
-TEST_PROGRAM_SOURCE = CSRC / "tests" / "test_utf8_table_3_7.c"
+TABLE_3_7_PROGRAM_SOURCE = CSRC / "tests" / "test_utf8_table_3_7.c"
+TRANSCODE_PROGRAM_SOURCE = CSRC / "tests" / "test_transcode.c"
 
 
 def _c_compiler():
@@ -35,8 +47,8 @@ def _c_compiler():
 
 @pytest.fixture(autouse=True)
 def kernel():
-    """Overrides conftest's per-kernel parametrisation: the C program selects
-    every kernel the CPU has by itself, so it runs once."""
+    """Overrides conftest's per-kernel parametrisation: the C programs select
+    every kernel the CPU has by themselves, so each runs once."""
     return None
 
 
@@ -44,21 +56,22 @@ def _core_sources():
     return sorted(CSRC.glob("*.c")) + sorted((CSRC / "simd").glob("*.c"))
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_core_equals_table_3_7_under_every_backend(tmp_path):
+def _build_and_run(source: Path, tmp_path: Path, *arguments: str) -> str:
+    """Compiles `source` with the core at -O2 (warnings on), runs it with
+    `arguments`, asserts it exits 0 and returns its stdout."""
     compiler = _c_compiler()
     if compiler is None:
         pytest.skip("no C compiler found (looked for $CC, cc and gcc on PATH)")
-    if not TEST_PROGRAM_SOURCE.exists():
-        pytest.skip(f"{TEST_PROGRAM_SOURCE} is not part of this checkout")
+    if not source.exists():
+        pytest.skip(f"{source} is not part of this checkout")
 
-    program = tmp_path / "test_utf8_table_3_7"
+    program = tmp_path / source.stem
     build = subprocess.run(
         [
             compiler, "-O2", "-std=c11", "-Wall", "-Wextra",
             "-I", str(CSRC),
             "-o", str(program),
-            str(TEST_PROGRAM_SOURCE),
+            str(source),
             *map(str, _core_sources()),
         ],
         capture_output=True,
@@ -66,15 +79,36 @@ def test_c_core_equals_table_3_7_under_every_backend(tmp_path):
         timeout=300,
     )
     assert build.returncode == 0, (
-        f"building the C test failed (exit {build.returncode}):\n{build.stdout}{build.stderr}"
+        f"building {source.name} failed (exit {build.returncode}):\n{build.stdout}{build.stderr}"
     )
 
     run = subprocess.run(
-        [str(program), "--quick"], capture_output=True, text=True, timeout=600
+        [str(program), *arguments], capture_output=True, text=True, timeout=600
     )
-    report = f"exit {run.returncode}\n--- stdout ---\n{run.stdout}--- stderr ---\n{run.stderr}"
+    report = (
+        f"{source.name} {' '.join(arguments)}: exit {run.returncode}\n"
+        f"--- stdout ---\n{run.stdout}--- stderr ---\n{run.stderr}"
+    )
     assert run.returncode == 0, report
-    # The program must have reached its summary, with every pass run.
+    # The program must have reached its summary.
     assert "all passed" in run.stdout, report
+    return run.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_core_equals_table_3_7_under_every_backend(tmp_path):
+    stdout = _build_and_run(TABLE_3_7_PROGRAM_SOURCE, tmp_path, "--quick")
     for number in range(1, 9):
-        assert f"\n{number}. " in run.stdout, report
+        assert f"\n{number}. " in stdout, f"pass {number} did not run:\n{stdout}"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(tmp_path):
+    stdout = _build_and_run(TRANSCODE_PROGRAM_SOURCE, tmp_path, "--quick")
+    # Every section ran (0 checks the reference itself on known answers)...
+    for number in range(0, 7):
+        assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
+    # ... and did check inputs: "<n> inputs, <m> library calls under <k> backend(s)".
+    summary = stdout.strip().splitlines()[-1]
+    inputs, calls = int(summary.split()[0]), int(summary.split()[2])
+    assert inputs > 50_000 and calls > 1_000_000, summary

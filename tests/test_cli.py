@@ -175,3 +175,30 @@ def test_check_memory_stays_bounded_for_a_large_file(tmp_path):
     status, grown_kib = map(int, completed.stdout.split())
     assert status == cli.EXIT_INVALID
     assert grown_kib < 16 * 1024, f"peak RSS grew by {grown_kib} KiB"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("chunk_size", [1, 3, 4, 7, 1 << 20])
+def test_check_utf16_utf32_reports_cpythons_error(tmp_path, capsys, monkeypatch, encoding, chunk_size):
+    monkeypatch.setattr(cli, "CHUNK_SIZE", chunk_size)
+    text = "añ中😀\nzweite Zeile 中文\n"
+    lone = {"utf-16-le": b"\x00\xdc", "utf-16-be": b"\xdc\x00",
+            "utf-32-le": b"\x00\x00\x11\x00", "utf-32-be": b"\x00\x11\x00\x00"}[encoding]
+    for data in [text.encode(encoding) + lone + b"x" * 4, text.encode(encoding) + b"\x41"]:
+        path = tmp_path / "f"
+        path.write_bytes(data)
+        status, out, _ = run(["check", "-e", encoding, str(path)], capsys)
+        assert status == cli.EXIT_INVALID
+        try:
+            data.decode(encoding)
+        except UnicodeDecodeError as error:
+            prefix = data[: error.start].decode(encoding)
+            line = prefix.count("\n") + 1
+            column = len(prefix) - (prefix.rfind("\n") + 1) + 1
+            subpart = " ".join(f"{byte:02X}" for byte in data[error.start : error.end])
+            assert out.strip() == (
+                f"{path}:{line}:{column}: offset {error.start}: {error.reason} (bytes {subpart})"
+            )
+    valid = tmp_path / "valid"
+    valid.write_bytes(text.encode(encoding) * 20)
+    assert run(["check", "-e", encoding, str(valid)], capsys)[0] == cli.EXIT_VALID

@@ -32,43 +32,59 @@
  *
  * For every input, every backend checked, every `to` and every errors mode:
  *   - utfkit_transcoded_length: status, position, subpart, written;
+ *   - utfkit_well_formed_length (errors = strict only): exact for
+ *     well-formed input; for the rest only called, for the sanitizers;
  *   - utfkit_transcode with cap = needed (status OK, written exact, output
- *     identical), a larger cap (nothing written after the output), every cap
- *     in 0..min(needed, 40) and needed-40..needed-1 (status
- *     OUTPUT_TOO_SMALL, written = needed, dst[0..cap) a prefix of the output:
- *     the bytes written are the output's first bytes and the rest of
- *     dst[0..cap) is untouched); a strict error takes precedence over a small
- *     cap.  Each cap is tried twice: into a heap block of exactly cap bytes
- *     (so AddressSanitizer sees a write at dst[cap]) and into a larger buffer
- *     whose bytes after cap are guard bytes checked afterwards (so builds
- *     without sanitizers see it too); cap 0 also with dst NULL;
- * and once per input and backend utfkit_check, utfkit_validate and
- * utfkit_count, and per `to` utfkit_well_formed_length (exact for
- * well-formed input; for the rest only called, for the sanitizers).  src is always a heap block of exactly len bytes, so an
- * over-read is caught by AddressSanitizer.
+ *     identical), needed+1 and needed+13 (nothing written after the
+ *     output), and every cap in 0..min(needed, 40) and needed-40..needed-1
+ *     (status OUTPUT_TOO_SMALL, written = needed, and dst[0..cap) a prefix
+ *     of the output: the bytes written are the output's first bytes and the
+ *     rest of dst[0..cap) is untouched -- utfkit.h says "what fit may be
+ *     written", and the summary line reports how much was).  A strict error
+ *     takes precedence over a small cap: its status, position and subpart
+ *     length whatever cap is, written = the length of the prefix's output.
+ *     Each cap is tried in a buffer whose bytes after cap are guard bytes
+ *     checked afterwards; in a build with AddressSanitizer (`make
+ *     ctest-asan`) also in a heap block of exactly cap bytes, so that any
+ *     write at dst[cap] or beyond is reported; cap 0 also with dst NULL;
+ * and once per input and backend utfkit_check (status, position, subpart,
+ * written 0), utfkit_validate and utfkit_count.  src is always a heap block
+ * of exactly len bytes, so an over-read is caught by AddressSanitizer.
+ * Long outputs outside the full sweep (section 4 between every 16th
+ * offset, section 6, and half the long random texts with --quick) get a
+ * lighter one: 0..3, 5, needed/3+1, needed/2, needed-33, needed-4..needed+1,
+ * needed+13.
  *
- * Sections:
- *   1. UTF-8: every 1- and 2-byte sequence; every 3- and 4-byte sequence of
- *      Table 3-7's boundary bytes;
- *   2. UTF-16LE/BE: every code unit alone, followed by A / a lead / a trail
- *      surrogate / an odd byte, and every unit after a lead surrogate;
- *   3. UTF-32LE/BE: every 1- and 2-byte input, every unit 0000xxxx, xxxx0000
- *      and xxxxFFFF, and every pair of boundary units;
+ * Section 0 first checks the reference itself against answers known from
+ * CPython and the examples of section 3.9, and on every scalar value.  Then:
+ *   1. UTF-8: every 1- and 2-byte sequence; every 3-byte sequence of Table
+ *      3-7's boundary bytes, and every 4-byte one that starts F0..F4;
+ *   2. UTF-16LE/BE: every 1-byte input; every code unit alone, followed by
+ *      an odd byte / A / a lead / a trail surrogate, and after D800 / DBFF;
+ *   3. UTF-32LE/BE: every 1- and 2-byte input, every unit 0000xxxx,
+ *      xxxx0000 and xxxxFFFF, every pair of boundary units, and each
+ *      boundary unit followed by a partial unit;
  *   4. each form: ASCII text with a character, a lone surrogate, an invalid
- *      unit or a truncated sequence at every offset 0..130 (block boundaries
- *      of the ASCII fast paths);
+ *      unit or a truncated sequence at every offset 0..131 (block boundaries
+ *      of the ASCII fast paths), and the text cut after every character;
  *   5. each form: fixed-seed structured random texts (characters of every
- *      plane, ASCII runs) then mutated: bytes deleted / inserted / replaced,
- *      lone surrogates, out-of-range units, truncated sequences, byte-swapped
- *      units, odd lengths;
- *   6. each form: 64 KiB texts, clean and with an error near the start, the
- *      middle and the end.
+ *      plane, ASCII runs; up to 500 characters) then mutated: bytes deleted
+ *      / inserted / replaced, lone surrogates, out-of-range units, truncated
+ *      sequences, byte-swapped units, odd lengths;
+ *   6. each form: 8192-character texts of each UTF-8 length, clean, cut by
+ *      one byte, and with an error near the start, the middle and the end.
  *
  * Backends: every one utfkit_backend_available reports (scalar, sse2, avx2,
- * avx512).  The default (thorough) mode runs every input under every backend
- * with the full capacity sweep.  --quick (tests/test_c_core.py) runs each
- * input under one backend (in rotation, so each backend sees every section),
- * fewer random texts, and a lighter capacity sweep for long outputs.
+ * avx512).  In the default (thorough) mode every input of sections 4-6 and
+ * every input of up to one byte runs under every backend; the exhaustive
+ * inputs of 2 to 8 bytes in sections 1-3 -- about 1.6 million, too short
+ * for any block-wide path -- run each under one backend, in rotation.
+ * --quick (tests/test_c_core.py, a few seconds) runs every input under one
+ * backend in rotation (so each backend still sees every section), samples
+ * the exhaustive sections (by a hash of the index; every surrogate unit and
+ * every UTF-8 pair after C0..FF are kept), puts one piece in 3 at each
+ * offset of section 4, makes 800 random texts per form instead of 2000 and
+ * 4096-character texts in section 6.
  *
  * Exit status 0 when everything holds; 1 after printing each failing input
  * (bytes in hex), from, to, errors, backend, cap and expected versus got;
@@ -998,7 +1014,7 @@ static void section_utf16_exhaustive(void)
     for (int form = UTFKIT_UTF16LE; form <= UTFKIT_UTF16BE; ++form) {
         for (unsigned a = 0; a < 256; ++a) {
             s[0] = (uint8_t)a;
-            check_input(s, 1, form, CAPS_FULL, ONE_BACKEND);
+            check_input(s, 1, form, CAPS_FULL, ALL_BACKENDS);
         }
         for (uint32_t unit = 0; unit <= 0xFFFF; ++unit) {
             int surrogate = unit >= 0xD800 && unit <= 0xDFFF;
@@ -1040,7 +1056,7 @@ static void section_utf32_exhaustive(void)
     for (int form = UTFKIT_UTF32LE; form <= UTFKIT_UTF32BE; ++form) {
         for (unsigned a = 0; a < 256; ++a) {
             s[0] = (uint8_t)a;
-            check_input(s, 1, form, CAPS_FULL, ONE_BACKEND);
+            check_input(s, 1, form, CAPS_FULL, ALL_BACKENDS);
         }
         for (unsigned a = 0; a < 65536; ++a) {
             if (!sampled(a, 64))
@@ -1124,7 +1140,7 @@ static size_t pieces_for(int form, piece *out)
 
 static void section_every_offset(void)
 {
-    begin_section("4. every form: a piece at every offset 0..130 of ASCII text");
+    begin_section("4. every form: a piece at every offset 0..131 of ASCII text");
     byte_string text = {0};
     piece pieces[16];
     for (int form = 0; form < FORMS; ++form) {
@@ -1329,13 +1345,13 @@ static void mutate(int form, byte_string *text)
             text->length -= 1 + prng_below(text->length < 3 ? text->length : 3);
         return;
     case 7: /* reverse the bytes of one code unit (UTF-8: swap two bytes) */
-        if (text->length >= 2) {
+        {
             size_t size = unit == 1 ? 2 : unit;
+            if (text->length < size)
+                return;
             size_t at = prng_below(text->length - size + 1);
             if (unit > 1 && prng_below(4) != 0)
                 at -= at % unit;
-            if (at + size > text->length)
-                return;
             for (size_t i = 0; i < size / 2; ++i) {
                 uint8_t t = text->bytes[at + i];
                 text->bytes[at + i] = text->bytes[at + size - 1 - i];

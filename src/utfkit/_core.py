@@ -148,6 +148,14 @@ def _output(out: object, function: str) -> Any:
         raise BufferError(f"{function}() needs a writable C-contiguous 'out' buffer ({error})") from None
 
 
+def _release(view: Any) -> None:
+    """Stop exporting the caller's buffer now, not when `view` is collected:
+    an exception's traceback keeps the frames -- and their views -- alive,
+    which would leave a bytearray unresizable and an mmap unclosable."""
+    if type(view) is not bytes:
+        ffi.release(view)
+
+
 def _as_bytes(data: object) -> bytes:
     return data if type(data) is bytes else bytes(data)  # type: ignore[call-overload]
 
@@ -233,6 +241,7 @@ def check(data: "Buffer", encoding: str = UTF_8) -> None:
     name = _normalize_encoding(encoding, "check")
     source = _input(data, "check")
     result = lib.utfkit_check(source, len(source), _FORMS[name])
+    _release(source)
     if result.status != lib.UTFKIT_OK:
         raise _decode_error(data, name, result)
 
@@ -254,13 +263,16 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
     name = _normalize_encoding(encoding, "sanitize")
     form = _FORMS[name]
     source = _input(data, "sanitize")
-    length = len(source)
-    if lib.utfkit_validate(source, length, form):
-        return _as_bytes(data)
-    if form == lib.UTFKIT_UTF8:
-        return _write_fresh(lib.utfkit_utf8_sanitize, length * 3, source, length)
-    capacity = length + _UNIT_SIZE[name]  # a final partial unit becomes a whole U+FFFD
-    return _transcode_fresh(source, length, form, form, lib.UTFKIT_REPLACE, capacity, data, name)
+    try:
+        length = len(source)
+        if lib.utfkit_validate(source, length, form):
+            return _as_bytes(data)
+        if form == lib.UTFKIT_UTF8:
+            return _write_fresh(lib.utfkit_utf8_sanitize, length * 3, source, length)
+        capacity = length + _UNIT_SIZE[name]  # a final partial unit becomes a whole U+FFFD
+        return _transcode_fresh(source, length, form, form, lib.UTFKIT_REPLACE, capacity, data, name)
+    finally:
+        _release(source)
 
 
 def _write_fresh(writer: Any, capacity: int, *arguments: Any) -> bytes:
@@ -334,19 +346,40 @@ def transcode(
     from_name = _normalize_encoding(from_, "transcode", "from_")
     to_name = _normalize_encoding(to, "transcode", "to")
     mode = _error_mode(errors, "transcode")
-    source = _input(data, "transcode")
-    length = len(source)
     from_form, to_form = _FORMS[from_name], _FORMS[to_name]
-    if out is not None:
-        target = _output(out, "transcode")
-        result = lib.utfkit_transcode(source, length, from_form, to_form, mode, target, len(target))
-        if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
-            raise ValueError(
-                f"transcode(): 'out' has room for {len(target)} bytes; "
-                f"the output needs {result.written}"
-            )
-        _raise_for(result, data, from_name)
-        return int(result.written)
+    source = _input(data, "transcode")
+    try:
+        if out is not None:
+            return _transcode_into(source, data, from_name, from_form, to_form, mode, out)
+        return _transcode_new(source, data, from_name, to_name, from_form, to_form, mode)
+    finally:
+        _release(source)
+
+
+def _transcode_into(
+    source: Any, data: object, from_name: str, from_form: int, to_form: int, mode: int, out: Any
+) -> int:
+    target = _output(out, "transcode")
+    try:
+        result = lib.utfkit_transcode(
+            source, len(source), from_form, to_form, mode, target, len(target)
+        )
+        room = len(target)
+    finally:
+        _release(target)
+    if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+        raise ValueError(
+            f"transcode(): 'out' has room for {room} bytes; the output needs {result.written}"
+        )
+    _raise_for(result, data, from_name)
+    return int(result.written)
+
+
+def _transcode_new(
+    source: Any, data: object, from_name: str, to_name: str, from_form: int, to_form: int,
+    mode: int,
+) -> bytes:
+    length = len(source)
     capacity = _worst_case_size(length, from_name, to_name)
     if capacity >= _IN_PLACE_MIN_SIZE and lib.utfkit_validate(source, length, from_form):
         if from_form == to_form:
@@ -388,6 +421,7 @@ def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict
     result = lib.utfkit_transcoded_length(
         source, len(source), _FORMS[from_name], _FORMS[to_name], mode
     )
+    _release(source)
     _raise_for(result, data, from_name)
     return int(result.written)
 

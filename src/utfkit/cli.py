@@ -12,7 +12,8 @@ reports the first ill-formed subsequence of each file as
 
 LINE and COLUMN count from 1; COLUMN counts characters (code points) from
 the start of the line, N is the byte offset from the start of the file, and
-the bytes shown are the maximal subpart (Unicode 3.9, D93b).  Exit status:
+the bytes shown are the maximal subpart (Unicode 3.9, D93b) -- for UTF-16
+and UTF-32 (-e utf-16-le and so on), the ill-formed code units.  Exit status:
 0 when every input is valid, 1 when some input is invalid, 2 on a usage or
 I/O error.
 """
@@ -36,8 +37,10 @@ EXIT_ERROR = 2
 CHUNK_SIZE = 1 << 20  # bytes read per step; the only buffer check keeps
 PROGRESS_MIN_SIZE = 64 << 20  # files at least this big show progress on a terminal
 
-# Table 3-7: a character is at most 4 bytes, so at most 3 bytes of an
-# unfinished character are carried from one chunk to the next.
+# At most 3 bytes of an unfinished character are carried from one chunk to
+# the next: a UTF-8 character is at most 4 bytes (Table 3-7), and what UTF-16
+# or UTF-32 can leave unfinished is a lead surrogate and an odd byte, or 3
+# bytes of a 4-byte unit.
 _MAX_CARRY = 3
 
 
@@ -67,8 +70,13 @@ class _Position:
         self.line = 1
         self.column = 1  # in characters
 
-    def advance(self, buffer: bytearray, start: int, end: int) -> None:
-        """Move past buffer[start:end], which is well-formed UTF-8."""
+    def advance(self, buffer: bytearray, start: int, end: int, encoding: str = "utf-8") -> None:
+        """Move past buffer[start:end], which is well-formed in `encoding`."""
+        if encoding != "utf-8":
+            # Newlines cannot be found byte-wise in UTF-16/32: count them in
+            # the UTF-8 form of the same text.
+            buffer = bytearray(_core.transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
+            start, end = 0, len(buffer)
         newlines = buffer.count(b"\n", start, end)
         if newlines:
             self.line += newlines
@@ -79,9 +87,9 @@ class _Position:
 
 
 def _check_stream(
-    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool
+    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool, encoding: str = "utf-8"
 ) -> Finding:
-    """Check one input read in chunks of CHUNK_SIZE bytes."""
+    """Check one input, in `encoding`, read in chunks of CHUNK_SIZE bytes."""
     buffer = bytearray(_MAX_CARRY + CHUNK_SIZE)
     view = memoryview(buffer)
     carried = 0  # bytes of an unfinished character at the front of buffer
@@ -92,22 +100,23 @@ def _check_stream(
         at_end = not read
         filled = carried + (read or 0)
         window = view[:filled]
-        result = _core.first_error(window, "check")
+        result = _core.first_error(window, "check", encoding)
         if result.status == _core.lib.UTFKIT_OK:
-            position.advance(buffer, 0, filled)
+            position.advance(buffer, 0, filled, encoding)
             consumed += filled
             carried = 0
         elif result.status == _core.lib.UTFKIT_END_OF_DATA and not at_end:
             # The chunk ends inside a character that is fine so far: carry it.
             start = result.position
-            position.advance(buffer, 0, start)
+            position.advance(buffer, 0, start, encoding)
             carried = filled - start
             buffer[:carried] = buffer[start:filled]
             consumed += start
         else:
             start = result.position
-            position.advance(buffer, 0, start)
+            position.advance(buffer, 0, start, encoding)
             subpart = bytes(buffer[start : start + result.subpart_length])
+            unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
             if show_progress:
                 sys.stderr.write("\r\033[K")
             return Finding(
@@ -116,7 +125,7 @@ def _check_stream(
                 offset=consumed + start,
                 line=position.line,
                 column=position.column,
-                reason=_core.reason(result.status),
+                reason=_core.reason(result.status, encoding, unit, result.subpart_length),
                 bytes=" ".join(f"{byte:02X}" for byte in subpart),
             )
         if at_end:
@@ -132,7 +141,7 @@ def _check_stream(
 
 def _command_check(args: argparse.Namespace) -> int:
     try:
-        _core._normalize_encoding(args.encoding, "check")
+        encoding = _core._normalize_encoding(args.encoding, "check")
     except LookupError as error:
         print(f"utfkit check: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -141,14 +150,14 @@ def _command_check(args: argparse.Namespace) -> int:
     for path in args.files or ["-"]:
         try:
             if path == "-":
-                finding = _check_stream(sys.stdin.buffer, "<stdin>", None, False)
+                finding = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding)
             else:
                 with open(path, "rb") as stream:
                     size = os.fstat(stream.fileno()).st_size
                     progress = (
                         not args.quiet and sys.stderr.isatty() and size >= PROGRESS_MIN_SIZE
                     )
-                    finding = _check_stream(stream, path, size, progress)
+                    finding = _check_stream(stream, path, size, progress, encoding)
         except OSError as error:
             print(f"utfkit check: {path}: {error.strerror or error}", file=sys.stderr)
             status = EXIT_ERROR
