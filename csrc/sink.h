@@ -47,6 +47,10 @@ static inline utfkit_sink sink_over(uint8_t *dst, size_t cap)
 /* The most one reader step writes: 8 ASCII characters as UTF-32. */
 #define SINK_STEP_MAX 32
 
+/* Once a sink is full (or only measures), steps write into a discarded
+ * scratch area of this size. */
+#define SINK_SCRATCH 4096
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define UTFKIT_HOST_BIG_ENDIAN 1
 #else
@@ -228,9 +232,11 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
  * writing straight into it.  Near its end each step writes into a small
  * staging area whose bytes are appended only if they fit -- so nothing is
  * ever written past cap, and out keeps counting once the sink is full.
- * Steps that start within `tail` bytes of the end (where a reader meets
- * cut-off units, whose replacement may be larger) always take the staged
- * path. */
+ * Once the sink is full, nothing more is written: steps run in stretches
+ * into a scratch area that is thrown away, so that measuring (cap 0) costs
+ * about what converting does.  Steps that start within `tail` bytes of the
+ * end (where a reader meets cut-off units, whose replacement may be larger)
+ * always take the staged path. */
 #define SINK_DRIVE(sink, to, i, len, per_byte, tail, stopped, STEP)                            \
     do {                                                                                       \
         while ((i) < (len) && !(stopped)) {                                                    \
@@ -238,7 +244,24 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
                                ? 0 : (sink)->cap - (sink)->out;                                \
             size_t safe_ = (per_byte) == 0 ? SIZE_MAX : room_ / (per_byte);                    \
             size_t fast_end_ = (len) > (tail) ? (len) - (tail) : 0;                            \
-            if (safe_ >= 4 * SINK_STEP_MAX && (i) < fast_end_) {                               \
+            if ((sink)->full && (i) < fast_end_) {                                             \
+                /* Nothing more is written: measure in a scratch area, in       \
+                 * stretches as long as it can hold. */                          \
+                uint8_t scratch_[SINK_SCRATCH];                                                \
+                size_t per_byte_ = (per_byte);                                                 \
+                size_t budget_ = (SINK_SCRATCH - SINK_STEP_MAX) / (per_byte_ != 0 ? per_byte_ : 1); \
+                size_t stop_ = fast_end_ - (i) < budget_ ? fast_end_ : (i) + budget_;          \
+                uint8_t *dst = scratch_;                                                       \
+                size_t out = 0;                                                                \
+                const size_t run_end = stop_;                                                  \
+                (void)run_end;                                                                 \
+                while ((i) < stop_) {                                                          \
+                    STEP;                                                                      \
+                    if (stopped)                                                               \
+                        break;                                                                 \
+                }                                                                              \
+                (sink)->out += out;                                                            \
+            } else if (safe_ >= 4 * SINK_STEP_MAX && (i) < fast_end_) {                        \
                 /* steps starting before stop_ consume at most safe_ bytes in all */          \
                 size_t stop_ = fast_end_ - (i) < safe_ - SINK_STEP_MAX                         \
                                    ? fast_end_ : (i) + (safe_ - SINK_STEP_MAX);                \

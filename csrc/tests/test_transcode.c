@@ -1344,21 +1344,20 @@ static void mutate(int form, byte_string *text)
         if (text->length)
             text->length -= 1 + prng_below(text->length < 3 ? text->length : 3);
         return;
-    case 7: /* reverse the bytes of one code unit (UTF-8: swap two bytes) */
-        {
-            size_t size = unit == 1 ? 2 : unit;
-            if (text->length < size)
-                return;
-            size_t at = prng_below(text->length - size + 1);
-            if (unit > 1 && prng_below(4) != 0)
-                at -= at % unit;
-            for (size_t i = 0; i < size / 2; ++i) {
-                uint8_t t = text->bytes[at + i];
-                text->bytes[at + i] = text->bytes[at + size - 1 - i];
-                text->bytes[at + size - 1 - i] = t;
-            }
+    case 7: { /* reverse the bytes of one code unit (UTF-8: swap two bytes) */
+        size_t size = unit == 1 ? 2 : unit;
+        if (text->length < size)
+            return;
+        size_t at = prng_below(text->length - size + 1);
+        if (unit > 1 && prng_below(4) != 0)
+            at -= at % unit;
+        for (size_t i = 0; i < size / 2; ++i) {
+            uint8_t t = text->bytes[at + i];
+            text->bytes[at + i] = text->bytes[at + size - 1 - i];
+            text->bytes[at + size - 1 - i] = t;
         }
         return;
+    }
     default: /* a stray continuation byte / an odd byte / a partial unit */
         p[0] = (uint8_t)(0x80 + prng_below(0x40));
         n = 1 + prng_below(unit == 4 ? 3 : 1);
