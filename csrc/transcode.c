@@ -52,6 +52,11 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
+    if (utfkit_validate(src, len, from)) {
+        /* Well-formed: counting is much faster than a conversion. */
+        utfkit_result counted = {UTFKIT_OK, len, 0, utfkit_well_formed_length(src, len, from, to)};
+        return counted;
+    }
     utfkit_sink sink = sink_over(NULL, 0);
     utfkit_result result = read_into(src, len, from, to, errors, &sink);
     if (result.status == UTFKIT_OUTPUT_TOO_SMALL)

@@ -64,9 +64,11 @@
  *   3. UTF-32LE/BE: every 1- and 2-byte input, every unit 0000xxxx,
  *      xxxx0000 and xxxxFFFF, every pair of boundary units, and each
  *      boundary unit followed by a partial unit;
- *   4. each form: ASCII text with a character, a lone surrogate, an invalid
- *      unit or a truncated sequence at every offset 0..131 (block boundaries
- *      of the ASCII fast paths), and the text cut after every character;
+ *   4. each form: ASCII text, and text of 3-byte BMP characters, with a
+ *      character, a lone surrogate, an invalid unit or a truncated sequence
+ *      at every offset 0..131 (block boundaries of the fast paths for runs
+ *      of ASCII or BMP units), and the text cut one byte after every
+ *      character;
  *   5. each form: fixed-seed structured random texts (characters of every
  *      plane, ASCII runs; up to 500 characters) then mutated: bytes deleted
  *      / inserted / replaced, lone surrogates, out-of-range units, truncated
@@ -405,7 +407,7 @@ static int reference_step(const uint8_t *src, size_t len, size_t at, int form,
         return 0;
     }
     uint32_t unit = 0;
-    for (int k = 0; k < 4; ++k)
+    for (size_t k = 0; k < 4; ++k)
         unit |= (uint32_t)src[at + k] << (is_big_endian(form) ? 24 - 8 * k : 8 * k);
     if (unit >= 0xD800 && unit <= 0xDFFF) {
         *status = UTFKIT_SURROGATE;
@@ -587,7 +589,8 @@ static void fail_output(const case_context *c, const uint8_t *expected,
     for (size_t i = from; i < got_length && i < to; ++i)
         used += (size_t)snprintf(got_text + used, sizeof got_text - used,
                                  i == from ? "%02X" : " %02X", got[i]);
-    fail(c, "output differs at byte %zu; from byte %zu: expected <%s%s> got <%s%s>", at, from, expected_text, expected_length > to ? " ..." : "", got_text,
+    fail(c, "output differs at byte %zu; from byte %zu: expected <%s%s> got <%s%s>", at, from,
+         expected_text, expected_length > to ? " ..." : "", got_text,
          got_length > to ? " ..." : "");
 }
 
@@ -1136,38 +1139,57 @@ static size_t pieces_for(int form, piece *out)
     return n;
 }
 
-#define ASCII_TEXT_CHARACTERS 131
+#define TEXT_CHARACTERS 131
+
+/* The characters of the texts section 4 puts pieces into: ASCII (the
+ * ASCII fast paths), or 3-byte BMP characters (UTF-16 units copied in runs). */
+static uint32_t base_character(int bmp, size_t i)
+{
+    return bmp ? 0x4E00 + (uint32_t)(i * 37 % 2000) : (uint32_t)('a' + i % 26);
+}
 
 static void section_every_offset(void)
 {
-    begin_section("4. every form: a piece at every offset 0..131 of ASCII text");
+    begin_section("4. every form: a piece at every offset 0..131 of ASCII text and of BMP text");
     byte_string text = {0};
     piece pieces[16];
     for (int form = 0; form < FORMS; ++form) {
         size_t piece_count = pieces_for(form, pieces);
-        for (size_t offset = 0; offset <= ASCII_TEXT_CHARACTERS; ++offset) {
-            for (size_t p = 0; p <= piece_count; ++p) {
-                /* Quick mode: each offset with one piece in 3, in rotation. */
-                if (quick_mode && (offset + p) % 3 != 0)
-                    continue;
-                text.length = 0;
-                for (size_t i = 0; i < ASCII_TEXT_CHARACTERS; ++i) {
-                    if (i == offset && p < piece_count)
+        for (int bmp = 0; bmp <= 1; ++bmp) {
+            for (size_t offset = 0; offset <= TEXT_CHARACTERS; ++offset) {
+                for (size_t p = 0; p <= piece_count; ++p) {
+                    /* ASCII text: each offset with every piece (one in 3 in
+                     * quick mode); BMP text: with one piece in 2 (in 6). */
+                    unsigned one_in = (bmp ? 2 : 1) * (quick_mode ? 3 : 1);
+                    if ((offset + p) % one_in != 0)
+                        continue;
+                    text.length = 0;
+                    for (size_t i = 0; i < TEXT_CHARACTERS; ++i) {
+                        if (i == offset && p < piece_count)
+                            bytes_append(&text, pieces[p].bytes, pieces[p].length);
+                        uint8_t unit[4];
+                        bytes_append(&text, unit,
+                                     encode_scalar(form, base_character(bmp, i), unit));
+                    }
+                    if (offset == TEXT_CHARACTERS && p < piece_count)
                         bytes_append(&text, pieces[p].bytes, pieces[p].length);
-                    uint8_t unit[4];
-                    bytes_append(&text, unit, encode_scalar(form, 'a' + i % 26, unit));
+                    if (p == piece_count) {
+                        /* No piece: the text cut after `offset` characters
+                         * and one byte more (a truncated character, or code
+                         * unit, except after the last ASCII character). */
+                        size_t cut = 0;
+                        for (size_t i = 0; i < offset; ++i) {
+                            uint8_t unit[4];
+                            cut += encode_scalar(form, base_character(bmp, i), unit);
+                        }
+                        cut += 1;
+                        text.length = cut < text.length ? cut : text.length;
+                    }
+                    cap_sweep sweep = !bmp && (offset % 16 == 0 || offset % 16 == 15)
+                                          ? CAPS_FULL
+                                          : CAPS_LIGHT;
+                    check_input(text.bytes, text.length, form, sweep, ALL_BACKENDS);
                 }
-                if (offset == ASCII_TEXT_CHARACTERS && p < piece_count)
-                    bytes_append(&text, pieces[p].bytes, pieces[p].length);
-                if (p == piece_count) {
-                    /* No piece: the text cut after `offset` characters and
-                     * one byte more (a truncated code unit for UTF-16/32). */
-                    size_t cut = offset * code_unit_size(form) + (form != UTFKIT_UTF8);
-                    text.length = cut < text.length ? cut : text.length;
-                }
-                cap_sweep sweep = offset % 16 == 0 || offset % 16 == 15 ? CAPS_FULL : CAPS_LIGHT;
-                check_input(text.bytes, text.length, form, sweep,
-                            quick_mode ? ONE_BACKEND : ALL_BACKENDS);
             }
         }
     }

@@ -160,13 +160,6 @@ def _as_bytes(data: object) -> bytes:
     return data if type(data) is bytes else bytes(data)  # type: ignore[call-overload]
 
 
-# Outputs of at least this size are written straight into a bytes object of
-# the exact size (counted first) when the input is well-formed: fresh memory
-# this large comes from mmap and costs a page fault per 4 KiB page, so it
-# pays to touch it once, not twice (scratch + copy).  Below it, one pass
-# into scratch plus a copy is faster than counting first.
-_IN_PLACE_MIN_SIZE = 128 << 10
-
 # Output scratch space that C overwrites anyway: no zero-filling.
 _new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 
@@ -380,32 +373,10 @@ def _transcode_new(
     mode: int,
 ) -> bytes:
     length = len(source)
+    if from_form == to_form and lib.utfkit_validate(source, length, from_form):
+        return _as_bytes(data)  # well-formed already: the output is the input, no copy
     capacity = _worst_case_size(length, from_name, to_name)
-    if capacity >= _IN_PLACE_MIN_SIZE and lib.utfkit_validate(source, length, from_form):
-        if from_form == to_form:
-            return _as_bytes(data)  # well-formed already: the output is the input
-        size = lib.utfkit_well_formed_length(source, length, from_form, to_form)
-        if size >= _IN_PLACE_MIN_SIZE:
-            return _transcode_in_place(source, length, from_form, to_form, mode, size)
-        capacity = size
-    elif from_form == to_form and lib.utfkit_validate(source, length, from_form):
-        return _as_bytes(data)
     return _transcode_fresh(source, length, from_form, to_form, mode, capacity, data, from_name)
-
-
-def _transcode_in_place(
-    source: Any, length: int, from_form: int, to_form: int, mode: int, size: int
-) -> bytes:
-    """Convert well-formed input straight into a bytes object of the exact size."""
-    output = bytes(size)
-    # A fresh object that nothing else has seen yet (and, at this size, not
-    # one of the interpreter's cached one-byte objects): filling it in place
-    # is what C code does with PyBytes_FromStringAndSize(NULL, size).
-    target = ffi.from_buffer("uint8_t[]", output)
-    result = lib.utfkit_transcode(source, length, from_form, to_form, mode, target, size)
-    if result.status != lib.UTFKIT_OK or result.written != size:
-        raise RuntimeError(f"utfkit: transcode wrote {result.written} of {size} bytes")
-    return output
 
 
 def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict") -> int:
