@@ -124,9 +124,11 @@ typedef enum utfkit_errors {
 /* Converts src from one form to another.  status OK and written = bytes
  * written; or the first ill-formed subsequence (with errors = STRICT),
  * written = the bytes its well-formed prefix converts to; or, when cap is
- * too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length the
- * whole output needs (what fit may be written in dst[0..cap), never more).
- * from == to is allowed: validation and repair, or a byte swap. */
+ * too small, UTFKIT_OUTPUT_TOO_SMALL with position = len and written = the
+ * exact length the whole output needs (whole characters that fit may be
+ * written in dst[0..cap), never more).  With STRICT, an ill-formed
+ * subsequence is reported even when cap is also too small.  from == to is
+ * allowed: validation and repair, or a byte swap. */
 utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                uint8_t *dst, size_t cap);
 
