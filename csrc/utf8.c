@@ -217,11 +217,25 @@ static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t *i, size
         return put_ascii(dst, out, to, src + at, run);
     }
     if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
-        scalar = (lead & 0x1Fu) << 6 | (src[at + 1] & 0x3Fu);
-        *i = at + 2;
-    } else if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
-        scalar = (lead & 0x0Fu) << 12 | (src[at + 1] & 0x3Fu) << 6 | (src[at + 2] & 0x3Fu);
-        *i = at + 3;
+        /* Words are runs of characters of one length: stay in the loop of
+         * that length while the run lasts (and ends by run_end). */
+        do {
+            out = put(dst, out, to, (lead & 0x1Fu) << 6 | (src[at + 1] & 0x3Fu));
+            at += 2;
+            lead = src[at < run_end ? at : at - 2]; /* re-read a known byte at the end */
+        } while (at < run_end && (lead & 0xE0u) == 0xC0u);
+        *i = at;
+        return out;
+    }
+    if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
+        do {
+            out = put(dst, out, to,
+                      (lead & 0x0Fu) << 12 | (src[at + 1] & 0x3Fu) << 6 | (src[at + 2] & 0x3Fu));
+            at += 3;
+            lead = src[at < run_end ? at : at - 3];
+        } while (at < run_end && (lead & 0xF0u) == 0xE0u);
+        *i = at;
+        return out;
     } else { /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
         scalar = (lead & 0x07u) << 18 | (src[at + 1] & 0x3Fu) << 12 |
                  (src[at + 2] & 0x3Fu) << 6 | (src[at + 3] & 0x3Fu);
