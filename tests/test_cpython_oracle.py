@@ -8,7 +8,6 @@ import itertools
 
 import pytest
 from hypothesis import example, given
-from hypothesis import strategies as st
 
 import utfkit
 from utf8_oracle import (

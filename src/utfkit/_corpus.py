@@ -50,6 +50,7 @@ import random
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
+from typing import Literal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -584,7 +585,7 @@ def dirty(data: bytes, every: int = 1024, encoding: str = "utf-8") -> bytes:
 def _dirty_code_units(data: bytes, every: int, form: str) -> bytes:
     """:func:`dirty` for UTF-16 and UTF-32 (``form`` is e.g. ``"utf-16-le"``)."""
     unit_size = 2 if form.startswith("utf-16") else 4
-    byteorder = "little" if form.endswith("-le") else "big"
+    byteorder: Literal["little", "big"] = "little" if form.endswith("-le") else "big"
     units = ILL_FORMED_UTF16_UNITS if unit_size == 2 else ILL_FORMED_UTF32_UNITS
     kinds = itertools.cycle([unit.to_bytes(unit_size, byteorder) for unit in units])
     # The byte of a UTF-16 code unit that holds its top bits: a trail

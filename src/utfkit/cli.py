@@ -174,7 +174,6 @@ def _command_check(args: argparse.Namespace) -> int:
 
 
 def _command_info(args: argparse.Namespace) -> int:
-    from ._native import ffi  # noqa: F401  (cffi's version is on the module)
     import cffi
 
     facts = {
