@@ -27,23 +27,27 @@ static UTFKIT_ALWAYS_INLINE uint64_t four_units(const uint8_t *p, int big_endian
     return word;
 }
 
+/* 1 if none of the four 16-bit lanes is a surrogate (D800..DFFF): a lane
+ * of t is zero exactly where its unit is one. */
+static UTFKIT_ALWAYS_INLINE int four_units_have_no_surrogate(uint64_t units)
+{
+    uint64_t t = (units & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
+    return ((t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull) == 0;
+}
+
 /* Length in units of the run at src[0..n_bytes) of units that are ASCII
  * (ascii_only) or that are not surrogates. */
 static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n_bytes,
                                                     int big_endian, int ascii_only)
 {
-    const uint64_t lanes_low = 0x0001000100010001ull, lanes_high = 0x8000800080008000ull;
     size_t k = 0;
     for (; n_bytes - 2 * k >= 8; k += 4) {
         uint64_t units = four_units(src + 2 * k, big_endian);
         if (ascii_only) {
             if (units & 0xFF80FF80FF80FF80ull)
                 break;
-        } else {
-            /* a lane is zero exactly where a unit is D800..DFFF */
-            uint64_t t = (units & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
-            if ((t - lanes_low) & ~t & lanes_high)
-                break;
+        } else if (!four_units_have_no_surrogate(units)) {
+            break;
         }
     }
     for (; n_bytes - 2 * k >= 2; k++) {
@@ -67,9 +71,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
         /* Four units that are not surrogates go to UTF-8 without a branch
          * per unit. */
         uint64_t units = four_units(src + at, big_endian);
-        uint64_t t = (units & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
-        if (((t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull) == 0 &&
-            (units & 0xFF80FF80FF80FF80ull) != 0) {
+        if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0) {
             for (int k = 0; k < 4; k++)
                 out = put_utf8_bmp_wide(dst, out, (uint32_t)(units >> (16 * k)) & 0xFFFF);
             *i = at + 8;

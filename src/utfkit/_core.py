@@ -260,33 +260,29 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
         length = len(source)
         if lib.utfkit_validate(source, length, form):
             return _as_bytes(data)
-        if form == lib.UTFKIT_UTF8:
-            return _write_fresh(lib.utfkit_utf8_sanitize, length * 3, source, length)
+        if form == lib.UTFKIT_UTF8:  # valid runs copied whole, not re-encoded
+            return _write_fresh(
+                lambda dst, cap: lib.utfkit_utf8_sanitize(source, length, dst, cap),
+                length * 3, data, name,
+            )
         capacity = length + _UNIT_SIZE[name]  # a final partial unit becomes a whole U+FFFD
-        return _transcode_fresh(source, length, form, form, lib.UTFKIT_REPLACE, capacity, data, name)
+        return _write_fresh(
+            lambda dst, cap: lib.utfkit_transcode(source, length, form, form, lib.UTFKIT_REPLACE, dst, cap),
+            capacity, data, name,
+        )
     finally:
         _release(source)
 
 
-def _write_fresh(writer: Any, capacity: int, *arguments: Any) -> bytes:
-    """Run a C writer in one pass into uninitialised scratch space of the
-    worst-case size (only the pages written are ever touched), then copy
-    the bytes written into a new ``bytes``.  Measured here, one pass plus a
-    copy beats an exact-size first pass plus writing in place: a pass over
-    the text costs more than the copy."""
+def _write_fresh(write: Callable[[Any, int], Any], capacity: int, data: object, from_name: str) -> bytes:
+    """Run a C writer, ``write(dst, cap)``, in one pass into uninitialised
+    scratch space of the worst-case size (only the pages written are ever
+    touched), raise what it reports, and copy the bytes written into a new
+    ``bytes``.  Measured here, one pass plus a copy beats an exact-size
+    first pass plus writing in place: a pass over the text costs more than
+    the copy."""
     scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
-    result = writer(*arguments, scratch, capacity)
-    if result.status != lib.UTFKIT_OK:
-        raise MemoryError("utfkit: the output would not fit in memory")
-    return ffi.buffer(scratch, result.written)[:]
-
-
-def _transcode_fresh(
-    source: Any, length: int, from_form: int, to_form: int, mode: int, capacity: int,
-    data: object, from_name: str,
-) -> bytes:
-    scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
-    result = lib.utfkit_transcode(source, length, from_form, to_form, mode, scratch, capacity)
+    result = write(scratch, capacity)
     _raise_for(result, data, from_name)
     return ffi.buffer(scratch, result.written)[:]
 
@@ -297,7 +293,8 @@ def _raise_for(result: Any, data: object, from_name: str) -> None:
         return
     if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
         raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
-    if result.position == 0 and result.subpart_length == 0 and status == lib.UTFKIT_TOO_LARGE:
+    if status == lib.UTFKIT_TOO_LARGE and result.subpart_length == 0:
+        # (a UTF-32 unit above 10FFFF has a 4-byte subpart)
         raise MemoryError("utfkit: the input is too large to convert in memory")
     raise _decode_error(data, from_name, result)
 
@@ -375,8 +372,10 @@ def _transcode_new(
     length = len(source)
     if from_form == to_form and lib.utfkit_validate(source, length, from_form):
         return _as_bytes(data)  # well-formed already: the output is the input, no copy
-    capacity = _worst_case_size(length, from_name, to_name)
-    return _transcode_fresh(source, length, from_form, to_form, mode, capacity, data, from_name)
+    return _write_fresh(
+        lambda dst, cap: lib.utfkit_transcode(source, length, from_form, to_form, mode, dst, cap),
+        _worst_case_size(length, from_name, to_name), data, from_name,
+    )
 
 
 def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict") -> int:
