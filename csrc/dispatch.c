@@ -11,14 +11,21 @@
 #include "kernels.h"
 #include "utfkit.h"
 
-#define KERNEL(suffix) \
-    {#suffix, utfkit_ascii_prefix_length_##suffix, utf8_advance_##suffix, utf8_validate_##suffix}
+#define KERNEL(suffix, ascii_finder)                                              \
+    {.name = #suffix,                                                            \
+     .ascii_prefix_length = utfkit_ascii_prefix_length_##ascii_finder,           \
+     .utf8_advance = utf8_advance_##suffix,                                       \
+     .utf8_validate = utf8_validate_##suffix}
 
-static const utfkit_kernel kernel_scalar = KERNEL(scalar);
+static const utfkit_kernel kernel_scalar = KERNEL(scalar, scalar);
 #if defined(UTFKIT_X86_64)
-static const utfkit_kernel kernel_sse2 = KERNEL(sse2);
-static const utfkit_kernel kernel_avx2 = KERNEL(avx2);
-static const utfkit_kernel kernel_avx512 = KERNEL(avx512);
+static const utfkit_kernel kernel_sse2 = KERNEL(sse2, sse2);
+static const utfkit_kernel kernel_sse4 = KERNEL(sse4, sse2);
+static const utfkit_kernel kernel_avx2 = KERNEL(avx2, avx2);
+static const utfkit_kernel kernel_avx512 = KERNEL(avx512, avx512);
+#endif
+#if defined(UTFKIT_AARCH64)
+static const utfkit_kernel kernel_neon = KERNEL(neon, neon);
 #endif
 
 /* From slowest to fastest; the best available is the last one that runs. */
@@ -26,8 +33,12 @@ static const utfkit_kernel *const all_kernels[] = {
     &kernel_scalar,
 #if defined(UTFKIT_X86_64)
     &kernel_sse2,
+    &kernel_sse4,
     &kernel_avx2,
     &kernel_avx512,
+#endif
+#if defined(UTFKIT_AARCH64)
+    &kernel_neon,
 #endif
 };
 #define KERNEL_COUNT (sizeof all_kernels / sizeof all_kernels[0])
@@ -36,14 +47,21 @@ static int cpu_can_run(const utfkit_kernel *kernel)
 {
     if (kernel == &kernel_scalar)
         return 1;
+#if defined(UTFKIT_AARCH64)
+    if (kernel == &kernel_neon)
+        return 1; /* Advanced SIMD is part of the AArch64 base architecture */
+#endif
 #if defined(UTFKIT_X86_64) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
     if (kernel == &kernel_sse2)
         return __builtin_cpu_supports("sse2");
+    if (kernel == &kernel_sse4)
+        return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
     if (kernel == &kernel_avx2)
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
     if (kernel == &kernel_avx512)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vbmi") &&
                __builtin_cpu_supports("bmi2");
 #endif
     return 0;
@@ -70,6 +88,17 @@ static const utfkit_kernel *kernel_named(const char *name)
     return NULL;
 }
 
+/* Every kernel name, whichever this build has: a name of another
+ * architecture's kernel is known, just not runnable here. */
+static int name_is_known(const char *name)
+{
+    static const char *const known[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int utfkit_set_backend(const char *name)
 {
     const utfkit_kernel *kernel;
@@ -78,7 +107,7 @@ int utfkit_set_backend(const char *name)
     } else {
         kernel = kernel_named(name);
         if (kernel == NULL)
-            return -1;
+            return name_is_known(name) ? -2 : -1;
         if (!cpu_can_run(kernel))
             return -2;
     }
@@ -127,6 +156,9 @@ const char *utfkit_cpu_features(void)
             strcat(found, " ");
         strcat(found, names[i]);
     }
+#endif
+#if defined(UTFKIT_AARCH64)
+    strcpy(found, "neon"); /* Advanced SIMD: always there on AArch64 */
 #endif
     if (found[0] == '\0')
         strcpy(found, "none");

@@ -155,7 +155,8 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form);
 
 /* ---- kernels ---- */
 
-/* Name of the active kernel: "scalar", "sse2", "avx2" or "avx512". */
+/* Name of the active kernel: "scalar", "sse2", "sse4", "avx2", "avx512" or
+ * "neon". */
 const char *utfkit_backend(void);
 
 /* Makes the named kernel active.  0 on success, -1 if the name is unknown,

@@ -438,7 +438,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
 
 # ---------------------------------------------------------------- kernels
 
-_KERNEL_NAMES = ("scalar", "sse2", "avx2", "avx512")
+_KERNEL_NAMES = ("scalar", "sse2", "sse4", "avx2", "avx512", "neon")
 
 
 def available_backends() -> List[str]:

@@ -25,8 +25,10 @@ SOURCES = [
     "csrc/utf32.c",
     "csrc/transcode.c",
     "csrc/simd/x86_sse2.c",
+    "csrc/simd/x86_sse4.c",
     "csrc/simd/x86_avx2.c",
     "csrc/simd/x86_avx512.c",
+    "csrc/simd/arm_neon.c",
 ]
 
 
