@@ -150,6 +150,14 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form);
 /* 1 if src is well-formed in the given form, else 0. */
 int utfkit_validate(const uint8_t *src, size_t len, int form);
 
+/* Validates many buffers in one call: the `count` buffers laid end to end
+ * in src[0..len), the i-th lengths[i] bytes long.  Sets valid[i] to 1 if
+ * the i-th is well-formed in `form`, else 0, and returns how many are well-
+ * formed -- or (size_t)-1, writing nothing, if the lengths do not add up
+ * to len exactly. */
+size_t utfkit_validate_many(const uint8_t *src, size_t len, const size_t *lengths, size_t count,
+                            int form, uint8_t *valid);
+
 /* Code points a conversion with errors = REPLACE produces. */
 size_t utfkit_count(const uint8_t *src, size_t len, int form);
 

@@ -16,6 +16,7 @@ from ._core import (
     transcoded_length,
     valid_up_to,
     validate,
+    validate_many,
 )
 
 __version__ = "0.1.0"
@@ -31,4 +32,5 @@ __all__ = [
     "transcoded_length",
     "valid_up_to",
     "validate",
+    "validate_many",
 ]
