@@ -172,6 +172,12 @@ const char *utfkit_backend(void);
  * Not thread-safe: call it before any other thread uses the library. */
 int utfkit_set_backend(const char *name);
 
+/* The kernel that runs `operation`: for "validate" (UTF-8 validation, in
+ * every entry point that validates UTF-8), the faster of the AVX-512 and
+ * AVX2 kernels as measured once when the kernel was chosen automatically
+ * (dispatch.c); for anything else, utfkit_backend(). */
+const char *utfkit_backend_of(const char *operation);
+
 /* 1 if this CPU can run the named kernel, else 0. */
 int utfkit_backend_available(const char *name);
 
