@@ -252,14 +252,49 @@ static UTFKIT_ALWAYS_INLINE size_t output_per_utf8_byte(int to)
          : to == UTFKIT_COUNT_ONLY ? 0 : 4;
 }
 
+/* The active kernel's block converter for the destination form, if any
+ * (kernels.h); the scalar steps do the rest. */
+static UTFKIT_ALWAYS_INLINE utfkit_transcode_block utf8_block_converter(int to)
+{
+    const utfkit_transcoders *blocks = utfkit_active_transcoders;
+    if (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE)
+        return blocks->utf8_to_utf16;
+    if (to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE)
+        return blocks->utf8_to_utf32;
+    return NULL;
+}
+
+/* A step that hands the well-formed text before run_end to the block
+ * converter while at least one block of it is left, and otherwise decodes
+ * one character (or ASCII run).  The converter only consumes whole
+ * characters and writes at most output_per_utf8_byte(to) bytes per byte it
+ * consumes, as every step must. */
+static UTFKIT_ALWAYS_INLINE size_t utf8_step_in_blocks(const uint8_t *src, size_t *i,
+                                                       size_t run_end, uint8_t *dst, size_t out,
+                                                       int to, const utfkit_kernel *kernel,
+                                                       utfkit_transcode_block blocks)
+{
+    if (blocks != NULL && run_end - *i >= UTFKIT_TRANSCODE_BLOCK) {
+        size_t written;
+        size_t consumed = blocks(src + *i, run_end - *i,
+                                 to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE, dst + out, &written);
+        if (consumed != 0) {
+            *i += consumed;
+            return out + written;
+        }
+    }
+    return utf8_step(src, i, run_end, dst, out, to, kernel);
+}
+
 /* Decodes well-formed src[0..len) into the sink. */
 static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, size_t len,
                                                          utfkit_sink *sink, int to)
 {
     size_t i = 0;
     const utfkit_kernel *kernel = utfkit_active_kernel;
+    utfkit_transcode_block blocks = utf8_block_converter(to);
     SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, 0,
-               out = utf8_step(src, &i, run_end, dst, out, to, kernel));
+               out = utf8_step_in_blocks(src, &i, run_end, dst, out, to, kernel, blocks));
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
