@@ -61,9 +61,10 @@ UTFKIT_DECLARE_KERNEL(avx512)
  * readers (utf8.c, utf16.c, utf32.c) take over from there.  `big_endian`
  * is the byte order of the UTF-16 / UTF-32 side.
  *
- *   utf8_to_utf16 / utf8_to_utf32: src is well-formed UTF-8 (already
- *     validated) but may end inside a character; only whole characters
- *     are consumed.
+ *   utf8_to_utf16 / utf8_to_utf32: src is unchecked UTF-8, read from a
+ *     character boundary; only whole characters of well-formed (Table 3-7)
+ *     stretches are consumed, so every ill-formed subsequence, with the
+ *     characters around it, is left to the scalar reader.
  *   utf16_to_utf8 / utf32_to_utf8: src is unchecked code units; only units
  *     that are scalar values (never a surrogate or a unit above 10FFFF,
  *     whose handling depends on `errors`) are consumed, so every error is

@@ -4,7 +4,6 @@
  * (4 bytes); a final unit cut short runs to the end ("truncated data", as
  * CPython reports it).
  */
-#include "kernels.h"
 #include "readers.h"
 
 
@@ -93,33 +92,6 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
     return step_over_ill_formed(errors, ill_formed, length, at, i, dst, out, to, status, subpart);
 }
 
-/* Hands the units before run_end to the block converter while a block
- * of them is left; when it takes nothing (the block starts with a unit it
- * leaves to the scalar reader), the next block is left to `scalar_step`
- * too, so that text full of such units does not retry it at every unit.
- * The converter writes at most 1 byte(s) per byte it consumes. */
-#define step_in_blocks(blocks, scalar_until, src, i, run_end, dst, out, big_endian, scalar_step) \
-    (utf32_blocks_step(blocks, scalar_until, src, i, run_end, dst, &(out), big_endian)        \
-         ? (out) : (scalar_step))
-
-static UTFKIT_ALWAYS_INLINE int utf32_blocks_step(utfkit_transcode_block blocks,
-                                                   size_t *scalar_until, const uint8_t *src,
-                                                   size_t *i, size_t run_end, uint8_t *dst,
-                                                   size_t *out, int big_endian)
-{
-    if (blocks == NULL || *i < *scalar_until || run_end - *i < UTFKIT_TRANSCODE_BLOCK)
-        return 0;
-    size_t written;
-    size_t consumed = blocks(src + *i, run_end - *i, big_endian, dst + *out, &written);
-    if (consumed == 0) {
-        *scalar_until = *i + UTFKIT_TRANSCODE_BLOCK;
-        return 0;
-    }
-    *i += consumed;
-    *out += written;
-    return 1;
-}
-
 static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t len,
                                                      int big_endian, int errors,
                                                      utfkit_sink *sink, int to)
@@ -135,7 +107,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     size_t scalar_until = 0;
     SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)1), (size_t)4,
                status != UTFKIT_OK,
-               out = step_in_blocks(blocks, &scalar_until, src, &i, run_end, dst, out, big_endian,
+               out = STEP_IN_BLOCKS(blocks, big_endian, &scalar_until, src, &i, run_end, dst, out,
                                     utf32_step(src, len, &i, run_end, dst, out, big_endian, errors,
                                                to, &status, &subpart)));
     if (status != UTFKIT_OK)

@@ -10,7 +10,10 @@
  * converted with plain arithmetic, and packed again -- no lookup table of
  * shuffles at all.  The code is our own:
  *
- *   UTF-8 -> code points: in a 64-byte block, the characters that start in
+ *   UTF-8 -> code points: a 64-byte block is first checked against Table
+ *     3-7 with a few byte comparisons and 64-bit masks (below), so that a
+ *     block with an ill-formed subsequence is left to the scalar reader and
+ *     well-formed text is read once.  In the block, the characters that start in
  *     bytes 0..60 end inside it (a character is at most 4 bytes, Table 3-7).
  *     Their lead positions are compressed into a vector; VPERMB gathers each
  *     character's bytes, lead first, into the top of a 32-bit lane; the lead
@@ -21,8 +24,8 @@
  *     lead byte first in memory (Table 3-6), and VPCOMPRESSB keeps the
  *     first 1..4 bytes of each lane.
  *
- * The input is never trusted beyond the block contracts of kernels.h: UTF-8
- * comes here only after validation, and UTF-16 / UTF-32 blocks stop before
+ * The input is never trusted: UTF-8 blocks stop before a block that is not
+ * well-formed, and UTF-16 / UTF-32 blocks stop before
  * the first unit that is not a scalar value (surrogates, units above
  * 10FFFF) so that every error goes to the scalar readers.  Every store is
  * masked to the bytes actually produced, so nothing past *written is ever
@@ -142,21 +145,47 @@ static inline __m512i decode_16(__m512i block, __m512i leads)
     return code_point;
 }
 
-/* Where the characters of a 64-byte block of well-formed UTF-8 start: the
- * bytes that are not continuation bytes 80..BF (as signed bytes, the values
- * below -64). */
-static inline uint64_t lead_bytes(__m512i block)
-{
-    return ~(uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
-}
-
-/* The characters of the block that end inside it, and the bytes they take:
- * those that start in 0..LAST_LEAD; the first one that starts later (or
- * byte 64) is where the next block begins. */
+/* The characters of a block that end inside it, given where characters
+ * start (`leads`: the bytes that are not continuation bytes 80..BF), and
+ * the bytes they take: those that start in 0..LAST_LEAD; the first one
+ * that starts later (or byte 64) is where the next block begins. */
 static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
 {
     *consumed = LAST_LEAD + 1 + (size_t)__builtin_ctzll((leads >> (LAST_LEAD + 1)) | 8);
     return leads & ((2ull << LAST_LEAD) - 1);
+}
+
+/* Whether the characters `taken` of the block, which fill its first
+ * `consumed` bytes, are well-formed (Table 3-7).  Two checks make the
+ * table: (1) each lead byte is followed by exactly the continuation bytes
+ * its length asks for (C0..DF one, E0..EF two, F0..FF three) -- the
+ * continuation bytes of the block must be exactly those; (2) the rows with
+ * a narrower second byte: no C0, C1 or F5..FF anywhere, E0 A0..BF,
+ * ED 80..9F, F0 90..BF, F4 80..8F. */
+static inline int block_is_well_formed(__m512i block, uint64_t continuation, uint64_t taken,
+                                       size_t consumed, __m512i byte_index)
+{
+    uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
+    uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
+    uint64_t three = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
+    uint64_t four = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
+    if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+        return 0;
+    /* Every taken lead starts by byte 60, so its second byte is in the block. */
+    __m512i second = _mm512_permutexvar_epi8(_mm512_add_epi8(byte_index, _mm512_set1_epi8(1)), block);
+    uint64_t bad =
+        _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8((char)0xF5)) |
+        _mm512_cmpeq_epi8_mask(_mm512_and_si512(block, _mm512_set1_epi8((char)0xFE)),
+                               _mm512_set1_epi8((char)0xC0));
+    uint64_t e0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
+    uint64_t ed = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xED));
+    uint64_t f0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
+    uint64_t f4 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF4));
+    bad |= _mm512_mask_cmplt_epu8_mask(e0, second, _mm512_set1_epi8((char)0xA0));
+    bad |= _mm512_mask_cmpge_epu8_mask(ed, second, _mm512_set1_epi8((char)0xA0));
+    bad |= _mm512_mask_cmplt_epu8_mask(f0, second, _mm512_set1_epi8((char)0x90));
+    bad |= _mm512_mask_cmpge_epu8_mask(f4, second, _mm512_set1_epi8((char)0x90));
+    return bad == 0;
 }
 
 /* Writes 16 UTF-16 code units, or fewer lanes for the last group, with
@@ -234,7 +263,10 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
             continue;
         }
         size_t consumed;
-        uint64_t taken = whole_characters(lead_bytes(block), &consumed);
+        uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        uint64_t taken = whole_characters(~continuation, &consumed);
+        if (!block_is_well_formed(block, continuation, taken, consumed, byte_index))
+            break;
         unsigned characters = (unsigned)__builtin_popcountll(taken);
         __m512i leads = _mm512_maskz_compress_epi8(taken, byte_index);
         for (unsigned done = 0; done < characters; done += 16) {
