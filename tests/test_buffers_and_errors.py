@@ -341,3 +341,16 @@ def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
         check=True,
     )
     assert completed.stdout.strip() == forced
+
+
+def test_backend_of_validate_names_a_kernel_this_cpu_runs(kernel):
+    # Forced by name (as the kernel fixture does), the kernel runs everything.
+    assert utfkit._core.backend_of("validate") == kernel
+    assert utfkit._core.backend_of("transcode") == kernel
+    # Chosen automatically, validation may go to another kernel measured faster.
+    utfkit._core.set_backend(None)
+    try:
+        assert utfkit._core.backend_of("validate") in utfkit._core.available_backends()
+        assert utfkit._core.backend_of("transcode") == utfkit.backend()
+    finally:
+        utfkit._core.set_backend(kernel)

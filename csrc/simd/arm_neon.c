@@ -49,6 +49,12 @@ static inline vec_t vec_xor(vec_t a, vec_t b) { return veorq_u8(a, b); }
 static inline vec_t vec_subs(vec_t a, vec_t b) { return vqsubq_u8(a, b); }
 #define vec_prev(v, before, n) vextq_u8((before), (v), 16 - (n))
 static inline int vec_any(vec_t v) { return vmaxvq_u8(v) != 0; }
+/* SHRN by 4 packs the 0x00/0xFF bytes of VTST into one nibble each. */
+static inline size_t vec_first_nonzero(vec_t v)
+{
+    uint8x8_t nibbles = vshrn_n_u16(vreinterpretq_u16_u8(vtstq_u8(v, v)), 4);
+    return (size_t)__builtin_ctzll(vget_lane_u64(vreinterpret_u64_u8(nibbles), 0)) >> 2;
+}
 static inline int vec_is_ascii(vec_t v) { return vmaxvq_u8(v) < 0x80; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_neon

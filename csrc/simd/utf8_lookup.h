@@ -22,6 +22,8 @@
  *                                 is the byte n places before v[k], taken from
  *                                 `before` (the previous vector) for k < n
  *     vec_any(v)                  1 if some byte of v is not zero
+ *     vec_first_nonzero(v)        the index of the first byte of v that is not
+ *                                 zero (v has one)
  *     vec_is_ascii(v)             1 if every byte of v is 00..7F
  *
  * and names the kernel:
@@ -45,11 +47,11 @@
  * data; runs of ASCII skip it altogether.
  *
  * Only well-formedness is decided here.  When a vector holds an error, the
- * Table 3-7 automaton (utf8_dfa.h) is restarted at the character that
- * begins at most three bytes before that vector and finds the exact
- * rejected byte; the maximal subpart follows from it (utf8.c).  So the
- * automaton alone decides what is reported, and an error costs a replay of
- * at most two vectors plus three bytes, never a rescan from the start.
+ * Table 3-7 automaton (utf8_dfa.h) is restarted a few bytes before the
+ * first byte the vector flags and finds the exact rejected byte; the
+ * maximal subpart follows from it (utf8.c).  So the automaton alone decides
+ * what is reported, and an error costs a replay of about eight bytes, never
+ * a rescan from the start.
  */
 #include <string.h>
 
@@ -252,34 +254,42 @@ utf8_progress UTF8_LOOKUP_NAME(utf8_advance)(const uint8_t *src, size_t len, utf
         size_t start = i;
         vec_t before = zero, unfinished = zero;
         int suspect = 0;
+        size_t flagged = len; /* the first byte a vector flags */
         while (len - i >= VEC_BYTES) {
             vec_t input = vec_load(src + i);
-            vec_t error;
             if (vec_is_ascii(input)) {
-                error = unfinished;
+                if (vec_any(unfinished)) {
+                    /* the previous vector ended inside a character */
+                    suspect = 1;
+                    flagged = i;
+                    break;
+                }
                 unfinished = zero;
             } else {
-                error = UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before);
+                vec_t error = UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before);
+                if (vec_any(error)) {
+                    suspect = 1;
+                    flagged = i + vec_first_nonzero(error);
+                    break;
+                }
                 unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, input);
-            }
-            if (vec_any(error)) {
-                suspect = 1;
-                break;
             }
             before = input;
             i += VEC_BYTES;
         }
-        /* Everything before src[i] is well-formed except perhaps the
-         * character that begins in src[i-3 .. i-1] and reaches past i: the
-         * automaton starts again at the last byte before i that is not a
-         * continuation (there is one within three bytes, or the vectors
-         * would have failed earlier), or at `start`. */
-        size_t restart = i;
-        while (restart > start && restart + 4 > i) {
+        /* Where to restart the automaton.  A pair rule flags the byte the
+         * automaton rejects, or the byte after it (after C0, C1 or F5..FF,
+         * which the automaton rejects at once); the character that holds the
+         * error begins at most three bytes before the rejected byte.  So
+         * everything before flagged - 4 is well-formed, and the automaton
+         * starts at the last byte there that is not a continuation (three
+         * back at most, in well-formed text), or at `start`.  At the end of
+         * the input (no vector flagged) the same holds for the character
+         * that the last whole vector may have left unfinished. */
+        size_t restart = flagged < len ? flagged : i;
+        restart = restart - start >= 4 ? restart - 4 : start;
+        while (restart > start && utf8_is_continuation(src[restart]))
             restart--;
-            if (!utf8_is_continuation(src[restart]))
-                break;
-        }
         size_t end = suspect ? i + VEC_BYTES : len;
         progress = UTF8_LOOKUP_NAME(utf8_lookup_replay)(src, restart, end, UTF8_ACCEPT);
         if (progress.position < end || end == len)

@@ -79,6 +79,11 @@ static inline vec_t vec_subs(vec_t a, vec_t b) { return _mm256_subs_epu8(a, b); 
 #define vec_prev(v, before, n) \
     _mm256_alignr_epi8((v), _mm256_permute2x128_si256((before), (v), 0x21), 16 - (n))
 static inline int vec_any(vec_t v) { return !_mm256_testz_si256(v, v); }
+static inline size_t vec_first_nonzero(vec_t v)
+{
+    uint32_t zero = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
+    return (size_t)__builtin_ctz(~zero);
+}
 static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx2

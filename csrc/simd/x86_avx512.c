@@ -82,6 +82,10 @@ static inline vec_t vec_subs(vec_t a, vec_t b) { return _mm512_subs_epu8(a, b); 
 #define vec_prev(v, before, n) \
     _mm512_alignr_epi8((v), _mm512_alignr_epi64((v), (before), 6), 16 - (n))
 static inline int vec_any(vec_t v) { return _mm512_test_epi8_mask(v, v) != 0; }
+static inline size_t vec_first_nonzero(vec_t v)
+{
+    return (size_t)__builtin_ctzll((uint64_t)_mm512_test_epi8_mask(v, v));
+}
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512

@@ -48,6 +48,11 @@ static inline vec_t vec_xor(vec_t a, vec_t b) { return _mm_xor_si128(a, b); }
 static inline vec_t vec_subs(vec_t a, vec_t b) { return _mm_subs_epu8(a, b); }
 #define vec_prev(v, before, n) _mm_alignr_epi8((v), (before), 16 - (n))
 static inline int vec_any(vec_t v) { return !_mm_testz_si128(v, v); }
+static inline size_t vec_first_nonzero(vec_t v)
+{
+    unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+    return (size_t)__builtin_ctz(~zero);
+}
 static inline int vec_is_ascii(vec_t v) { return _mm_movemask_epi8(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_sse4
