@@ -32,8 +32,10 @@ from hypothesis.stateful import (
 )
 
 import utfkit
-from transcode_oracle import cpython_error
-from utf16_utf32_strategies import inputs_in
+
+pytest.register_assert_rewrite("transcode_oracle", "utf16_utf32_strategies")
+from transcode_oracle import cpython_error  # noqa: E402  (after the rewrite registration)
+from utf16_utf32_strategies import inputs_in  # noqa: E402
 
 ENCODINGS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
 
