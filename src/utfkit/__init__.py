@@ -18,10 +18,14 @@ from ._core import (
     validate,
     validate_many,
 )
+from .stream import IncrementalDecoder, IncrementalTranscoder, Validator
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "IncrementalDecoder",
+    "IncrementalTranscoder",
+    "Validator",
     "backend",
     "check",
     "count",

@@ -25,6 +25,7 @@ SOURCES = [
     "csrc/utf32.c",
     "csrc/transcode.c",
     "csrc/validate_many.c",
+    "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_sse4.c",
     "csrc/simd/x86_avx2.c",
