@@ -121,6 +121,7 @@ UTF8_OPERATIONS: dict[str, tuple[str, str]] = {
     "count": ("utfkit.count(b)", 'len(b.decode("utf-8", "replace"))'),
     "replace": ("utfkit.sanitize(b)", 'b.decode("utf-8", "replace")'),
     "valid_up_to": ("utfkit.valid_up_to(b)", 'b.decode("utf-8") raising, .start'),
+    "decode": ("utfkit.decode(b, errors=E)", 'b.decode("utf-8", E)'),
     "read": ("-", "b.find(absent byte), the memchr baseline"),
     # Short inputs (utfkit._bench_small), timed once per run, not per text:
     "small": ("utfkit.validate(b), 16 B..1 KiB", 'b.decode("utf-8"); floor b.isascii()'),
@@ -183,6 +184,7 @@ OP_GROUPS: dict[str, tuple[str, ...]] = {
     "validate": ("validate", "valid_up_to"),
     "count": ("count",),
     "replace": ("replace",),
+    "decode": ("decode",),
     "read": ("read",),
     "small": ("small",),
     "many": ("many",),
@@ -502,6 +504,15 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
             functools.partial(utfkit.sanitize, data),
             functools.partial(data.decode, "utf-8", "replace"),
             expected=replaced.encode("utf-8"),
+        )
+    if "decode" in wanted:
+        errors = "strict" if error is None else "replace"
+        add(
+            "decode",
+            len(data),
+            functools.partial(utfkit.decode, data, "utf-8", errors),
+            functools.partial(data.decode, "utf-8", errors),
+            expected=data.decode("utf-8", errors),
         )
     if error is not None:
         add(
@@ -911,7 +922,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=parse_ops,
         default=DEFAULT_OPS,
         help="comma-separated operation groups to time: validate (validate, "
-        "valid_up_to), count, replace, read (UTF-8), small (validate on 16 B to 1 KiB, "
+        "valid_up_to), count, replace, decode (to str; E = strict on clean texts, "
+        "replace on dirty ones), read (UTF-8), small (validate on 16 B to 1 KiB, "
         "per call), many (validate_many on 10,000 strings), transcode (every direction, "
         "allocating and out=), a single direction such as 'utf8>utf16le' (quote the "
         "'>' in a shell), or all (default: all)",
