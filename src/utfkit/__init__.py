@@ -17,10 +17,14 @@ from ._core import (
     valid_up_to,
     validate,
 )
+from .stream import IncrementalDecoder, IncrementalTranscoder, Validator
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "IncrementalDecoder",
+    "IncrementalTranscoder",
+    "Validator",
     "backend",
     "check",
     "count",

@@ -24,6 +24,7 @@ SOURCES = [
     "csrc/utf16.c",
     "csrc/utf32.c",
     "csrc/transcode.c",
+    "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_avx2.c",
     "csrc/simd/x86_avx2_transcode.c",
