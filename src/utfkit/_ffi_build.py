@@ -29,6 +29,7 @@ SOURCES = [
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_sse4.c",
     "csrc/simd/x86_avx2.c",
+    "csrc/simd/x86_avx2_transcode.c",
     "csrc/simd/x86_avx512.c",
     "csrc/simd/x86_avx512_transcode.c",
     "csrc/simd/arm_neon.c",
