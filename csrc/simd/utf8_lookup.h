@@ -198,6 +198,17 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
         if (vec_is_ascii(vec_or(first, second))) {
             error = vec_or(error, unfinished);
             unfinished = zero;
+            /* Zeros stand for the ASCII before the next vector: for the
+             * rules, every byte 00..7F is alike. */
+            before = zero;
+            i += 2 * VEC_BYTES;
+            /* A run of ASCII: four vectors per test. */
+            while (len - i >= 4 * VEC_BYTES &&
+                   vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                       vec_or(vec_load(src + i + 2 * VEC_BYTES),
+                                              vec_load(src + i + 3 * VEC_BYTES)))))
+                i += 4 * VEC_BYTES;
+            continue;
         } else {
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, first, before));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, second, first));

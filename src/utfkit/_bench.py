@@ -619,13 +619,26 @@ def transcode_tasks(text: _corpus.Text, ops: Iterable[str] = DEFAULT_OPS) -> lis
 # ---------------------------------------------------------------- timing
 
 
+#: The clock rounds are timed with: wall time by default; ``--cpu-time``
+#: switches to the thread's CPU time, which leaves out the time the thread
+#: spends descheduled when other processes share the cores.
+_clock: Callable[[], int] = time.perf_counter_ns
+
+
+def use_cpu_time(enabled: bool) -> None:
+    """Time rounds by this thread's CPU time (True) or by wall time (False)."""
+    global _clock
+    _clock = time.thread_time_ns if enabled else time.perf_counter_ns
+
+
 def _time_calls(call: Callable[[], object], loops: int) -> int:
     """Nanoseconds ``loops`` calls take."""
     repeat = itertools.repeat(None, loops)
-    start = time.perf_counter_ns()
+    clock = _clock
+    start = clock()
     for _ in repeat:
         call()
-    return time.perf_counter_ns() - start
+    return clock() - start
 
 
 def _minor_faults() -> int | None:
@@ -786,7 +799,7 @@ def _header(
             if info.get("load_average_1min") is None
             else f" | load average {info['load_average_1min']:.2f} at start"
         ),
-        f"texts: {source}; best of {repeat} interleaved rounds; "
+        f"texts: {source}; best of {repeat} interleaved rounds ({info.get('clock', 'wall time')}); "
         "GB/s = bytes / seconds / 1e9; ratio = utfkit GB/s / CPython GB/s (> 1: utfkit faster)",
         "operations:",
         *_legend(ops),
@@ -946,6 +959,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"timed rounds per contender, best one reported (default {DEFAULT_REPEAT})",
     )
     parser.add_argument(
+        "--cpu-time",
+        dest="cpu_time",
+        action="store_true",
+        help="time by the thread's CPU time instead of wall time, so that time spent "
+        "descheduled (other processes on the same cores) does not count; page faults "
+        "and cache misses still do",
+    )
+    parser.add_argument(
         "--backend",
         metavar="NAME",
         dest="backend",
@@ -1016,7 +1037,9 @@ def main(args: argparse.Namespace) -> int:
     except OSError as error:
         return _error(str(error))
     ops: Sequence[str] = getattr(args, "ops", None) or DEFAULT_OPS
+    use_cpu_time(bool(getattr(args, "cpu_time", False)))
     info = machine_info()
+    info["clock"] = "thread CPU time" if getattr(args, "cpu_time", False) else "wall time"
     out = sys.stdout
 
     from utfkit._bench_small import print_small_results, run_small
