@@ -226,7 +226,7 @@ def first_error(data: "Buffer", function: str = "first_error", encoding: str = U
 # Up to this size, bytes.isascii() (no C call through cffi) answers for
 # ASCII input faster than the call to the C core costs; above it the kernels
 # are faster (see benchmarks/test_bench_small.py).
-_ISASCII_FIRST_UP_TO = 256
+_ISASCII_FIRST_UP_TO = 4096
 _utf8_validate = lib.utfkit_utf8_validate
 
 
