@@ -7,7 +7,10 @@ chunks, first in one thread, then in two threads at once (each doing the
 same work as the single one).  With the GIL released during the C calls,
 two threads on two free cores take about as long as one; holding the GIL
 they would take twice as long.  Prints the wall times and their ratio
-(best of --repeat runs, all in one process, so the ratio is same-run).
+(best of --repeat runs, all in one process, so the ratio is same-run), and
+the CPU time the two worker threads used per second of wall time: above 1.0
+only if they ran at the same time, which a held GIL would forbid -- a figure
+that holds even on a busy machine, where the wall-time ratio suffers.
 
     python benchmarks/threads.py [--size-mib 64] [--rounds 8] [--repeat 5]
 
@@ -40,14 +43,22 @@ def validate_streamed(buffer: bytes, rounds: int) -> None:
         validator.finish()
 
 
-def timed(work, buffer: bytes, rounds: int, threads: int) -> float:
-    workers = [threading.Thread(target=work, args=(buffer, rounds)) for _ in range(threads)]
+def timed(work, buffer: bytes, rounds: int, threads: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds the worker threads used between them)."""
+    used = []
+
+    def worker() -> None:
+        start = time.thread_time()
+        work(buffer, rounds)
+        used.append(time.thread_time() - start)
+
+    workers = [threading.Thread(target=worker) for _ in range(threads)]
     start = time.perf_counter()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return time.perf_counter() - start
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    return time.perf_counter() - start, sum(used)
 
 
 def main() -> None:
@@ -59,15 +70,17 @@ def main() -> None:
     piece = b"".join(_corpus.generate(name, 1 << 20) for name in _corpus.CORPUS_NAMES)
     buffer = (piece * (arguments.size_mib * (1 << 20) // len(piece) + 1))[: arguments.size_mib << 20]
     buffer = buffer[: utfkit.valid_up_to(buffer)]
-    print(f"utfkit backend {utfkit.backend()}, {os.cpu_count()} CPUs, buffer {len(buffer) / 2**20:.0f} MiB "
-          f"({sum(b >= 0x80 for b in buffer[:1 << 16]) / (1 << 16):.0%} non-ASCII bytes), "
+    characters = utfkit.count(buffer)
+    print(f"utfkit backend {utfkit.backend()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
+          f"buffer {len(buffer) / 2**20:.0f} MiB ({len(buffer) / characters:.2f} bytes per character), "
           f"{arguments.rounds} rounds per thread, best of {arguments.repeat}")
     for label, work in (("validate()", validate_whole), ("Validator.feed() 1 MiB chunks", validate_streamed)):
         one = min(timed(work, buffer, arguments.rounds, 1) for _ in range(arguments.repeat))
         two = min(timed(work, buffer, arguments.rounds, 2) for _ in range(arguments.repeat))
-        rate = arguments.rounds * len(buffer) / one / 1e9
-        print(f"{label:32s} 1 thread {one:6.3f} s ({rate:.2f} GB/s)   2 threads {two:6.3f} s   "
-              f"ratio {two / one:.2f} (1.00 = perfect scaling, 2.00 = serialised)")
+        rate = arguments.rounds * len(buffer) / one[0] / 1e9
+        print(f"{label:30s} 1 thread {one[0]:6.3f} s ({rate:.2f} GB/s)  2 threads {two[0]:6.3f} s  "
+              f"ratio {two[0] / one[0]:.2f} (1.00 = perfect scaling, 2.00 = serialised)  "
+              f"2-thread CPU/wall {two[1] / two[0]:.2f} (at most 1.00 if the GIL were held)")
 
 
 if __name__ == "__main__":

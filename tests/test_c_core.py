@@ -18,7 +18,11 @@ every capacity from 0 up and guard bytes after cap.  Here it runs with
 --quick (each input under one kernel, in rotation; fewer random texts), a
 few seconds.
 
-`make ctest` runs both in full; `make ctest-asan` under AddressSanitizer and
+csrc/tests/test_stream.c checks streams (utfkit_stream_feed/_finish) against
+the one-shot utfkit_check on every short input at every set of chunk
+boundaries (fail-fast included), and utfkit_incomplete_suffix_length.
+
+`make ctest` runs them all in full; `make ctest-asan` under AddressSanitizer and
 UBSan.
 """
 
@@ -112,3 +116,14 @@ def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(
     summary = stdout.strip().splitlines()[-1]
     inputs, calls = int(summary.split()[0]), int(summary.split()[2])
     assert inputs > 50_000 and calls > 1_000_000, summary
+
+
+STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path):
+    stdout = _build_and_run(STREAM_PROGRAM_SOURCE, tmp_path, "--quick")
+    assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
+    checked = int(stdout.strip().splitlines()[-2].split()[0])
+    assert checked > 2_000_000, stdout
