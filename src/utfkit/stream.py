@@ -288,7 +288,8 @@ class IncrementalTranscoder:
     ``Validator`` does), with ``start``, ``end`` and ``reason`` those of the
     one-shot ``transcode`` on the whole stream (offsets from the stream's
     start; ``object`` the chunk); the failing chunk is then not consumed.
-    ``errors`` is ``strict``, ``replace`` or ``ignore``.
+    ``errors`` is ``strict``, ``replace`` or ``ignore``.  After a
+    successful ``finish()`` the object starts a new stream at offset 0.
     """
 
     __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
