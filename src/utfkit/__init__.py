@@ -16,6 +16,7 @@ from ._core import (
     transcoded_length,
     valid_up_to,
     validate,
+    validate_many,
 )
 from .stream import IncrementalDecoder, IncrementalTranscoder, Validator
 
@@ -35,4 +36,5 @@ __all__ = [
     "transcoded_length",
     "valid_up_to",
     "validate",
+    "validate_many",
 ]
