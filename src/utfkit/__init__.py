@@ -17,6 +17,9 @@ from ._core import (
     valid_up_to,
     validate,
 )
+from ._utf8_family import wtf8_concat
+from ._utfe8 import utfe8_decode, utfe8_encode
+from .codec import register_codecs
 
 __version__ = "0.1.0"
 
@@ -28,7 +31,11 @@ __all__ = [
     "encode",
     "sanitize",
     "transcode",
+    "register_codecs",
     "transcoded_length",
+    "utfe8_decode",
+    "utfe8_encode",
     "valid_up_to",
     "validate",
+    "wtf8_concat",
 ]
