@@ -85,6 +85,14 @@ utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int 
         }
         if (utf8_error.status == UTFKIT_OK)
             break;
+        if (src[i] >= 0xF0) {
+            /* F0..F4 (a 4-byte sequence, here cut short or ill-formed) and
+             * F5..FF start nothing: one byte, as inside UTF-8 text above */
+            if (emit_ill_formed(&stream, UTFKIT_INVALID_START, i, 1))
+                break;
+            i += 1;
+            continue;
+        }
         if (modified && src[i] == 0xC0) {
             /* MUTF-8: C0 80 is U+0000 (the 2-byte form of 00) */
             if (len - i >= 2 && src[i + 1] == 0x80) {

@@ -15,7 +15,8 @@
  * the surrogate code point if src[at..len) starts with a whole one, else 0. */
 static inline uint32_t surrogate_byte_sequence_at(const uint8_t *src, size_t len, size_t at)
 {
-    if (len - at < 3 || src[at] != 0xED || src[at + 1] < 0xA0 || !utf8_is_continuation(src[at + 2]))
+    if (len - at < 3 || src[at] != 0xED || (src[at + 1] & 0xE0) != 0xA0 || /* A0..BF */
+        !utf8_is_continuation(src[at + 2]))
         return 0;
     return 0xD000u | (uint32_t)(src[at + 1] & 0x3F) << 6 | (uint32_t)(src[at + 2] & 0x3F);
 }

@@ -435,6 +435,8 @@ def _transcode_new(
     length = len(source)
     if from_form == to_form and lib.utfkit_validate(source, length, from_form):
         return _as_bytes(data)  # well-formed already: the output is the input, no copy
+    if {from_name, to_name} == {"utf-8", "wtf-8"} and lib.utfkit_utf8_validate(source, length):
+        return _as_bytes(data)  # UTF-8 is WTF-8 unchanged (seed 003 section 6.4)
     return _write_fresh(
         lambda dst, cap: lib.utfkit_transcode(source, length, from_form, to_form, mode, dst, cap),
         _worst_case_size(length, from_name, to_name), data, from_name, to_name,
