@@ -21,6 +21,17 @@ static const utfkit_kernel kernel_avx2 = KERNEL(avx2);
 static const utfkit_kernel kernel_avx512 = KERNEL(avx512);
 #endif
 
+/* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI
+ * and VBMI2 as well, which not every AVX-512 CPU has; without them the
+ * avx512 kernel transcodes with the scalar readers. */
+static const utfkit_transcoders no_transcoders = {NULL, NULL, NULL, NULL};
+#if defined(UTFKIT_X86_64)
+static const utfkit_transcoders transcoders_avx512 = {
+    utfkit_utf8_to_utf16_avx512, utfkit_utf8_to_utf32_avx512,
+    utfkit_utf16_to_utf8_avx512, utfkit_utf32_to_utf8_avx512};
+#endif
+const utfkit_transcoders *utfkit_active_transcoders = &no_transcoders;
+
 /* From slowest to fastest; the best available is the last one that runs. */
 static const utfkit_kernel *const all_kernels[] = {
     &kernel_scalar,
@@ -47,6 +58,16 @@ static int cpu_can_run(const utfkit_kernel *kernel)
                __builtin_cpu_supports("bmi2");
 #endif
     return 0;
+}
+
+static const utfkit_transcoders *transcoders_for(const utfkit_kernel *kernel)
+{
+#if defined(UTFKIT_X86_64)
+    if (kernel == &kernel_avx512 && utfkit_transcoders_supported_avx512())
+        return &transcoders_avx512;
+#endif
+    (void)kernel;
+    return &no_transcoders;
 }
 
 static const utfkit_kernel *best_kernel(void)
@@ -83,6 +104,7 @@ int utfkit_set_backend(const char *name)
             return -2;
     }
     utfkit_active_kernel = kernel;
+    utfkit_active_transcoders = transcoders_for(kernel);
     kernel_chosen = 1;
     return 0;
 }

@@ -50,4 +50,47 @@ UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
 #endif
 
+
+/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
+ *
+ * Each converts a prefix of src[0..len) and returns its length in bytes;
+ * *written receives the bytes written, and exactly dst[0..*written) is
+ * written (the caller has room for the worst case of the whole of src).
+ * A block function stops before anything it does not handle and when too
+ * little input remains for its vectors, so it may return 0; the scalar
+ * readers (utf8.c, utf16.c, utf32.c) take over from there.  `big_endian`
+ * is the byte order of the UTF-16 / UTF-32 side.
+ *
+ *   utf8_to_utf16 / utf8_to_utf32: src is unchecked UTF-8, read from a
+ *     character boundary; only whole characters of well-formed (Table 3-7)
+ *     stretches are consumed, so every ill-formed subsequence, with the
+ *     characters around it, is left to the scalar reader.
+ *   utf16_to_utf8 / utf32_to_utf8: src is unchecked code units; only units
+ *     that are scalar values (never a surrogate or a unit above 10FFFF,
+ *     whose handling depends on `errors`) are consumed, so every error is
+ *     left to the scalar reader, which reports or repairs it exactly. */
+/* Readers call a block function only with at least this many bytes. */
+#define UTFKIT_TRANSCODE_BLOCK 64
+
+typedef size_t (*utfkit_transcode_block)(const uint8_t *src, size_t len, int big_endian,
+                                         uint8_t *dst, size_t *written);
+
+typedef struct utfkit_transcoders {
+    utfkit_transcode_block utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8;
+} utfkit_transcoders;
+
+/* The blocks of the active kernel; a NULL member means the scalar reader
+ * does all of that direction.  Set with utfkit_active_kernel. */
+extern const utfkit_transcoders *utfkit_active_transcoders;
+
+#if defined(UTFKIT_X86_64)
+#define UTFKIT_DECLARE_TRANSCODERS(suffix)                                                  \
+    size_t utfkit_utf8_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf8_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    int utfkit_transcoders_supported_##suffix(void);
+UTFKIT_DECLARE_TRANSCODERS(avx512)
+#endif
+
 #endif /* UTFKIT_KERNELS_H */

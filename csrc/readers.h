@@ -8,6 +8,7 @@
 #ifndef UTFKIT_READERS_H
 #define UTFKIT_READERS_H
 
+#include "kernels.h"
 #include "sink.h"
 
 utfkit_result utf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink);
@@ -44,5 +45,37 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
     case UTFKIT_MUTF8: return call(UTFKIT_MUTF8);     \
     default: return call(UTFKIT_COUNT_ONLY);          \
     }
+
+/* The part of a reader step that hands the text before run_end to the
+ * active kernel's block converter `blocks` (kernels.h) while a block of it
+ * is left: returns 1, having advanced *i and *out, if the converter took
+ * something.  When it takes nothing (the block holds something it leaves
+ * to the scalar reader), the scalar steps do the next block, so that text
+ * full of such things does not retry the converter at every character.
+ * Converters write at most as many bytes per byte they consume as the
+ * reader's steps may (SINK_DRIVE's per_byte). */
+static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(utfkit_transcode_block blocks,
+                                                      int big_endian, size_t *scalar_until,
+                                                      const uint8_t *src, size_t *i,
+                                                      size_t run_end, uint8_t *dst, size_t *out)
+{
+    if (blocks == NULL || *i < *scalar_until || run_end - *i < UTFKIT_TRANSCODE_BLOCK)
+        return 0;
+    size_t written;
+    size_t consumed = blocks(src + *i, run_end - *i, big_endian, dst + *out, &written);
+    if (consumed == 0) {
+        *scalar_until = *i + UTFKIT_TRANSCODE_BLOCK;
+        return 0;
+    }
+    *i += consumed;
+    *out += written;
+    return 1;
+}
+
+/* A reader STEP for SINK_DRIVE (sink.h): a block conversion where one
+ * applies, else `scalar_step`. */
+#define STEP_IN_BLOCKS(blocks, big_endian, scalar_until, src, i, run_end, dst, out, scalar_step) \
+    (transcode_blocks_step(blocks, big_endian, scalar_until, src, i, run_end, dst, &(out))    \
+         ? (out) : (scalar_step))
 
 #endif /* UTFKIT_READERS_H */

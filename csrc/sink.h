@@ -310,7 +310,10 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
  * While the sink has room for the worst case, steps run in a tight loop
  * writing straight into it.  Near its end each step writes into a small
  * staging area whose bytes are appended only if they fit -- so nothing is
- * ever written past cap, and out keeps counting once the sink is full.
+ * ever written past cap, and out keeps counting once the sink is full;
+ * the step that does not fit is taken again one character at a time, so
+ * that dst always ends as the longest whole-character prefix of the output
+ * that fits cap, whatever steps (scalar or a kernel's blocks) came before.
  * Once the sink is full, nothing more is written: steps run in stretches
  * into a scratch area that is thrown away, so that measuring (cap 0) costs
  * about what converting does.  Steps that start within `tail` bytes of the
@@ -318,6 +321,7 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
  * always take the staged path. */
 #define SINK_DRIVE(sink, to, i, len, per_byte, tail, stopped, STEP)                            \
     do {                                                                                       \
+        int one_by_one_ = 0;                                                                   \
         while ((i) < (len) && !(stopped)) {                                                    \
             size_t room_ = (sink)->full || (sink)->out > (sink)->cap                           \
                                ? 0 : (sink)->cap - (sink)->out;                                \
@@ -356,11 +360,11 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
                 (sink)->out = out;                                                             \
             } else {                                                                           \
                 uint8_t staging_[SINK_STEP_MAX];                                               \
-                size_t produced_;                                                              \
+                size_t produced_, started_ = (i);                                              \
                 {                                                                              \
                     uint8_t *dst = staging_;                                                   \
                     size_t out = 0;                                                            \
-                    const size_t run_end = (len) - (i) > 8 ? (i) + 8 : (len);                  \
+                    const size_t run_end = (len) - (i) > 8 && !one_by_one_ ? (i) + 8 : one_by_one_ ? (i) + 1 : (len); \
                     (void)run_end;                                                             \
                     STEP;                                                                      \
                     produced_ = out;                                                           \
@@ -370,6 +374,14 @@ static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_form
                         (sink)->cap - (sink)->out >= produced_) {                              \
                         if (produced_ != 0)                                                    \
                             memcpy((sink)->dst + (sink)->out, staging_, produced_);            \
+                    } else if (!one_by_one_) {                                                 \
+                        /* Did not fit: take the same text again one character    \
+                         * at a time, so that dst ends as the longest whole-      \
+                         * character prefix that fits however the steps before    \
+                         * were cut (identical for every kernel). */             \
+                        one_by_one_ = 1;                                                       \
+                        (i) = started_;                                                        \
+                        continue;                                                              \
                     } else {                                                                   \
                         (sink)->full = 1;                                                      \
                     }                                                                          \

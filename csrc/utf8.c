@@ -271,10 +271,74 @@ static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, siz
                out = utf8_step(src, &i, run_end, dst, out, to, kernel));
 }
 
+/* Reads at *i a run of ASCII that ends by run_end, one character, or one
+ * ill-formed subsequence, running the Table 3-7 automaton over the bytes of
+ * a character as it goes; writes unchecked.  The subpart is what the
+ * automaton consumed before rejecting (at least the first byte), exactly as
+ * first_ill_formed finds it, since a character boundary is where the
+ * automaton starts again either way. */
+static UTFKIT_ALWAYS_INLINE size_t utf8_checked_step(const uint8_t *src, size_t len, size_t *i,
+                                                     size_t run_end, uint8_t *dst, size_t out,
+                                                     int to, int errors,
+                                                     const utfkit_kernel *kernel, int *status,
+                                                     size_t *subpart)
+{
+    size_t at = *i;
+    if (src[at] < 0x80)
+        return utf8_step(src, i, run_end, dst, out, to, kernel);
+    uint64_t state = UTF8_ACCEPT;
+    for (size_t k = at;;) {
+        uint64_t next = utf8_dfa_step(state, src[k]);
+        if (UTF8_STATE(next) == UTF8_ERROR) {
+            utfkit_result error = ill_formed_at(src, k, state);
+            return step_over_ill_formed(errors, error.status, error.subpart_length, at, i, dst,
+                                        out, to, status, subpart);
+        }
+        state = next;
+        k++;
+        if (UTF8_STATE(state) == UTF8_ACCEPT) /* src[at..k) is one character */
+            return utf8_step(src, i, k, dst, out, to, kernel);
+        if (k == len)
+            return step_over_ill_formed(errors, UTFKIT_END_OF_DATA, len - at, at, i, dst, out, to,
+                                        status, subpart);
+    }
+}
+
+/* The reader for a kernel with a block converter to this form: blocks of
+ * well-formed text go to the converter, which checks them itself (one pass
+ * over the input); the rest -- a block with an ill-formed subsequence, the
+ * tail, the last bytes before the sink is full -- goes through checked
+ * scalar steps. */
+static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src, size_t len,
+                                                              int errors, utfkit_sink *sink,
+                                                              int to,
+                                                              utfkit_transcode_block blocks)
+{
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    int big_endian = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
+    size_t i = 0, subpart = 0, scalar_until = 0;
+    int status = UTFKIT_OK;
+    /* A U+FFFD is no longer than the output bound of the shortest subpart,
+     * one byte, so no tail needs the staged path. */
+    SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, status != UTFKIT_OK,
+               out = STEP_IN_BLOCKS(blocks, big_endian, &scalar_until, src, &i, run_end, dst, out,
+                                    utf8_checked_step(src, len, &i, run_end, dst, out, to, errors,
+                                                      kernel, &status, &subpart)));
+    if (status != UTFKIT_OK)
+        return sink_error(sink, status, i, subpart);
+    return sink_result(sink, len);
+}
+
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
                                                     utfkit_sink *sink, int to)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
+    utfkit_transcode_block blocks =
+        to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? utfkit_active_transcoders->utf8_to_utf16
+        : to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE ? utfkit_active_transcoders->utf8_to_utf32
+        : NULL;
+    if (blocks != NULL)
+        return utf8_read_in_blocks(src, len, errors, sink, to, blocks);
     /* Well-formed input, the common case, is validated by the faster
      * two-stream path and then decoded without further checks. */
     if (kernel->utf8_validate(src, len)) {

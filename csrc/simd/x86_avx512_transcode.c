@@ -1,0 +1,417 @@
+/*
+ * x86_avx512_transcode.c -- transcoding blocks for CPUs with AVX-512 F, BW,
+ * VL, VBMI and VBMI2 (Intel Ice Lake and later, AMD Zen 4 and later): the
+ * `utfkit_transcoders` of kernels.h for the avx512 kernel.
+ *
+ * The method follows the published idea of Clausecker & Lemire
+ * ("Transcoding Unicode characters with AVX-512 instructions", 2023): with
+ * byte-granular permutes (VPERMB) and compression (VPCOMPRESSB/W) a whole
+ * register of variable-length characters is gathered into fixed-size lanes,
+ * converted with plain arithmetic, and packed again -- no lookup table of
+ * shuffles at all.  The code is our own:
+ *
+ *   UTF-8 -> code points: a 64-byte block is first checked against Table
+ *     3-7 with a few byte comparisons and 64-bit masks (below), so that a
+ *     block with an ill-formed subsequence is left to the scalar reader and
+ *     well-formed text is read once.  In the block, the characters that start in
+ *     bytes 0..60 end inside it (a character is at most 4 bytes, Table 3-7).
+ *     Their lead positions are compressed into a vector; VPERMB gathers each
+ *     character's bytes, lead first, into the top of a 32-bit lane; the lead
+ *     byte's high nibble gives the length (Table 3-6) and with it the marker
+ *     bits to clear and the shift that drops the bytes after the character;
+ *     the 6-bit payloads are then packed by shifts and masks.
+ *   code points -> UTF-8: each code point is encoded into a 32-bit lane,
+ *     lead byte first in memory (Table 3-6), and VPCOMPRESSB keeps the
+ *     first 1..4 bytes of each lane.
+ *
+ * The input is never trusted: UTF-8 blocks stop before a block that is not
+ * well-formed, and UTF-16 / UTF-32 blocks stop before
+ * the first unit that is not a scalar value (surrogates, units above
+ * 10FFFF) so that every error goes to the scalar readers.  Every store is
+ * masked to the bytes actually produced, so nothing past *written is ever
+ * touched.
+ */
+#include "../kernels.h"
+
+#if defined(UTFKIT_X86_64)
+#include <immintrin.h>
+
+int utfkit_transcoders_supported_avx512(void)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+           __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
+#else
+    return 0;
+#endif
+}
+
+/* Everything below is compiled for these features, with no -m flag for the build. */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")
+#endif
+
+/* A character that starts in bytes 0..LAST_LEAD of a 64-byte block ends
+ * inside it. */
+#define LAST_LEAD 60
+
+static inline __m512i byte_index_vector(void)
+{
+    return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                           47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                           31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                           15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/* Swaps the bytes of each 16-bit (or 32-bit) lane: the other byte order. */
+static inline __m512i swap_16(__m512i v)
+{
+    const __m512i order = _mm512_set4_epi32(0x0E0F0C0D, 0x0A0B0809, 0x06070405, 0x02030001);
+    return _mm512_shuffle_epi8(v, order);
+}
+
+static inline __m512i swap_32(__m512i v)
+{
+    const __m512i order = _mm512_set4_epi32(0x0C0D0E0F, 0x08090A0B, 0x04050607, 0x00010203);
+    return _mm512_shuffle_epi8(v, order);
+}
+
+static inline __m256i swap_16_half(__m256i v)
+{
+    const __m256i order = _mm256_set_epi32(0x0E0F0C0D, 0x0A0B0809, 0x06070405, 0x02030001,
+                                           0x0E0F0C0D, 0x0A0B0809, 0x06070405, 0x02030001);
+    return _mm256_shuffle_epi8(v, order);
+}
+
+static inline __mmask16 first_lanes_16(unsigned n) /* n <= 16 */
+{
+    return (__mmask16)((1u << n) - 1u);
+}
+
+static inline __mmask32 first_lanes_32(unsigned n) /* n <= 32 */
+{
+    return (__mmask32)(n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
+}
+
+static inline __mmask64 first_lanes_64(unsigned n) /* n <= 64 */
+{
+    return (__mmask64)(n >= 64 ? ~0ull : (1ull << n) - 1ull);
+}
+
+/* ---- UTF-8 -> code points ---- */
+
+/* The code points of 16 characters of `block` whose lead positions are the
+ * bytes of `leads` (low 16 bytes used), one per 32-bit lane. */
+static inline __m512i decode_16(__m512i block, __m512i leads)
+{
+    /* Lane j, byte k (in memory order) <- block[lead_j + 3 - k]: the lead
+     * ends up in the top byte, and the lane reads b0 b1 b2 b3 from the most
+     * significant byte down.  lead_j <= 60 keeps every index below 64. */
+    const __m512i spread = _mm512_set_epi8(
+        15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12,
+        11, 11, 11, 11, 10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8,
+        7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4,
+        3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+    const __m512i following = _mm512_set1_epi32(0x00010203);
+    __m512i index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, leads), following);
+    __m512i bytes = _mm512_permutexvar_epi8(index, block);
+    /* Table 3-6 by the lead byte's high nibble: 0..7 one byte 0xxxxxxx,
+     * C..D two bytes 110yyyyy 10xxxxxx, E three 1110zzzz 10yyyyyy 10xxxxxx,
+     * F four 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx (8..B, continuation bytes,
+     * never lead a character).  `markers` are the fixed bits to clear,
+     * `drop` the bits after the character. */
+    const __m512i markers = _mm512_set_epi32(
+        (int)0xF0808080, (int)0xE0808000, (int)0xC0800000, (int)0xC0800000, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i drop = _mm512_set_epi32(0, 8, 16, 16, 24, 24, 24, 24,
+                                          24, 24, 24, 24, 24, 24, 24, 24);
+    __m512i nibble = _mm512_srli_epi32(bytes, 28);
+    __m512i x = _mm512_xor_si512(bytes, _mm512_permutexvar_epi32(nibble, markers));
+    x = _mm512_srlv_epi32(x, _mm512_permutexvar_epi32(nibble, drop));
+    /* Now the character's bytes are x's low bytes, last byte lowest, each
+     * continuation byte holding 6 payload bits and the lead at most 7. */
+    __m512i code_point = _mm512_and_si512(x, _mm512_set1_epi32(0x7F));
+    code_point = _mm512_or_si512(code_point,
+                                 _mm512_and_si512(_mm512_srli_epi32(x, 2), _mm512_set1_epi32(0xFC0)));
+    code_point = _mm512_or_si512(code_point, _mm512_and_si512(_mm512_srli_epi32(x, 4),
+                                                              _mm512_set1_epi32(0x3F000)));
+    code_point = _mm512_or_si512(code_point, _mm512_and_si512(_mm512_srli_epi32(x, 6),
+                                                              _mm512_set1_epi32(0x1C0000)));
+    return code_point;
+}
+
+/* The characters of a block that end inside it, given where characters
+ * start (`leads`: the bytes that are not continuation bytes 80..BF), and
+ * the bytes they take: those that start in 0..LAST_LEAD; the first one
+ * that starts later (or byte 64) is where the next block begins. */
+static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
+{
+    *consumed = LAST_LEAD + 1 + (size_t)__builtin_ctzll((leads >> (LAST_LEAD + 1)) | 8);
+    return leads & ((2ull << LAST_LEAD) - 1);
+}
+
+/* Whether the characters `taken` of the block, which fill its first
+ * `consumed` bytes, are well-formed (Table 3-7).  Two checks make the
+ * table: (1) each lead byte is followed by exactly the continuation bytes
+ * its length asks for (C0..DF one, E0..EF two, F0..FF three) -- the
+ * continuation bytes of the block must be exactly those; (2) the rows with
+ * a narrower second byte: no C0, C1 or F5..FF anywhere, E0 A0..BF,
+ * ED 80..9F, F0 90..BF, F4 80..8F. */
+static inline int block_is_well_formed(__m512i block, uint64_t continuation, uint64_t taken,
+                                       size_t consumed, __m512i byte_index)
+{
+    uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
+    uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
+    uint64_t three = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
+    uint64_t four = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
+    if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+        return 0;
+    /* Every taken lead starts by byte 60, so its second byte is in the block. */
+    __m512i second = _mm512_permutexvar_epi8(_mm512_add_epi8(byte_index, _mm512_set1_epi8(1)), block);
+    uint64_t bad =
+        _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8((char)0xF5)) |
+        _mm512_cmpeq_epi8_mask(_mm512_and_si512(block, _mm512_set1_epi8((char)0xFE)),
+                               _mm512_set1_epi8((char)0xC0));
+    uint64_t e0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
+    uint64_t ed = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xED));
+    uint64_t f0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
+    uint64_t f4 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF4));
+    bad |= _mm512_mask_cmplt_epu8_mask(e0, second, _mm512_set1_epi8((char)0xA0));
+    bad |= _mm512_mask_cmpge_epu8_mask(ed, second, _mm512_set1_epi8((char)0xA0));
+    bad |= _mm512_mask_cmplt_epu8_mask(f0, second, _mm512_set1_epi8((char)0x90));
+    bad |= _mm512_mask_cmpge_epu8_mask(f4, second, _mm512_set1_epi8((char)0x90));
+    return bad == 0;
+}
+
+/* Writes 16 UTF-16 code units, or fewer lanes for the last group, with
+ * surrogate pairs (Table 3-5) where a code point is above FFFF. */
+static inline uint8_t *put_utf16(uint8_t *out, __m512i code_point, unsigned lanes, int big_endian)
+{
+    __mmask16 used = first_lanes_16(lanes);
+    __mmask16 supplementary =
+        _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x10000));
+    if (supplementary == 0) {
+        __m256i units = _mm512_cvtepi32_epi16(code_point);
+        if (big_endian)
+            units = swap_16_half(units);
+        _mm256_mask_storeu_epi16(out, used, units);
+        return out + 2 * lanes;
+    }
+    /* wwww = uuuuu - 1: lead 110110wwwwxxxxxx, trail 110111xxxxxxxxxx */
+    __m512i offset = _mm512_sub_epi32(code_point, _mm512_set1_epi32(0x10000));
+    __m512i lead = _mm512_or_si512(_mm512_srli_epi32(offset, 10), _mm512_set1_epi32(0xD800));
+    __m512i trail = _mm512_or_si512(_mm512_and_si512(offset, _mm512_set1_epi32(0x3FF)),
+                                    _mm512_set1_epi32(0xDC00));
+    __m512i pair = _mm512_or_si512(lead, _mm512_slli_epi32(trail, 16));
+    __m512i units = _mm512_mask_mov_epi32(code_point, supplementary, pair);
+    /* Every lane's low unit counts; its high unit only for a pair. */
+    uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
+    units = _mm512_maskz_compress_epi16(kept, units);
+    if (big_endian)
+        units = swap_16(units);
+    unsigned count = (unsigned)__builtin_popcount(kept);
+    _mm512_mask_storeu_epi16(out, first_lanes_32(count), units);
+    return out + 2 * count;
+}
+
+static inline uint8_t *put_utf32(uint8_t *out, __m512i code_point, unsigned lanes, int big_endian)
+{
+    if (big_endian)
+        code_point = swap_32(code_point);
+    _mm512_mask_storeu_epi32(out, first_lanes_16(lanes), code_point);
+    return out + 4 * lanes;
+}
+
+/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
+static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written, int utf16)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    const __m512i byte_index = byte_index_vector();
+    while (len - i >= 64) {
+        __m512i block = _mm512_loadu_si512((const void *)(src + i));
+        uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
+        if (non_ascii == 0) { /* 64 characters of one byte each */
+            if (utf16) {
+                __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+                __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
+                if (big_endian) {
+                    low = swap_16(low);
+                    high = swap_16(high);
+                }
+                _mm512_storeu_si512((void *)out, low);
+                _mm512_storeu_si512((void *)(out + 64), high);
+                out += 128;
+            } else {
+                for (int quarter = 0; quarter < 4; quarter++) {
+                    __m128i part = _mm512_castsi512_si128(block);
+                    __m512i units = _mm512_cvtepu8_epi32(part);
+                    if (big_endian)
+                        units = swap_32(units);
+                    _mm512_storeu_si512((void *)(out + 64 * quarter), units);
+                    block = _mm512_alignr_epi32(block, block, 4);
+                }
+                out += 256;
+            }
+            i += 64;
+            continue;
+        }
+        size_t consumed;
+        uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        uint64_t taken = whole_characters(~continuation, &consumed);
+        if (!block_is_well_formed(block, continuation, taken, consumed, byte_index))
+            break;
+        unsigned characters = (unsigned)__builtin_popcountll(taken);
+        __m512i leads = _mm512_maskz_compress_epi8(taken, byte_index);
+        for (unsigned done = 0; done < characters; done += 16) {
+            unsigned lanes = characters - done < 16 ? characters - done : 16;
+            __m512i code_point = decode_16(block, leads);
+            out = utf16 ? put_utf16(out, code_point, lanes, big_endian)
+                        : put_utf32(out, code_point, lanes, big_endian);
+            leads = _mm512_alignr_epi32(_mm512_setzero_si512(), leads, 4);
+        }
+        i += consumed;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+size_t utfkit_utf8_to_utf16_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1)
+                      : utf8_to_units(src, len, 0, dst, written, 1);
+}
+
+size_t utfkit_utf8_to_utf32_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 0);
+}
+
+/* ---- code points -> UTF-8 ---- */
+
+/* Encodes the scalar values of `lanes` 32-bit lanes (Table 3-6), lead byte
+ * first in memory, and writes the bytes of each in turn.  `supplementary`
+ * says whether any lane may be above FFFF. */
+static inline uint8_t *put_utf8(uint8_t *out, __m512i code_point, __mmask16 used, int supplementary)
+{
+    const __m512i six_bits = _mm512_set1_epi32(0x3F);
+    __mmask16 two_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x80));
+    __mmask16 three_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x800));
+    __m512i last = _mm512_and_si512(code_point, six_bits);                        /* xxxxxx */
+    __m512i middle = _mm512_and_si512(_mm512_srli_epi32(code_point, 6), six_bits); /* yyyyyy */
+    /* 110yyyyy 10xxxxxx */
+    __m512i two = _mm512_or_si512(
+        _mm512_or_si512(_mm512_srli_epi32(code_point, 6), _mm512_slli_epi32(last, 8)),
+        _mm512_set1_epi32(0x80C0));
+    /* 1110zzzz 10yyyyyy 10xxxxxx */
+    __m512i three = _mm512_or_si512(
+        _mm512_or_si512(_mm512_srli_epi32(code_point, 12), _mm512_slli_epi32(middle, 8)),
+        _mm512_or_si512(_mm512_slli_epi32(last, 16), _mm512_set1_epi32(0x8080E0)));
+    __m512i bytes = _mm512_mask_mov_epi32(code_point, two_or_more, two);
+    bytes = _mm512_mask_mov_epi32(bytes, three_or_more, three);
+    /* How many bytes of each lane count: 1, 2, 3 (or 4). */
+    __m512i length_mask = _mm512_set1_epi32(0xFF);
+    length_mask = _mm512_mask_mov_epi32(length_mask, two_or_more, _mm512_set1_epi32(0xFFFF));
+    length_mask = _mm512_mask_mov_epi32(length_mask, three_or_more, _mm512_set1_epi32(0xFFFFFF));
+    if (supplementary) {
+        __mmask16 four = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x10000));
+        if (four) {
+            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+            __m512i upper = _mm512_and_si512(_mm512_srli_epi32(code_point, 12), six_bits);
+            __m512i four_bytes = _mm512_or_si512(
+                _mm512_or_si512(_mm512_srli_epi32(code_point, 18), _mm512_slli_epi32(upper, 8)),
+                _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(middle, 16),
+                                                _mm512_slli_epi32(last, 24)),
+                                _mm512_set1_epi32((int)0x808080F0)));
+            bytes = _mm512_mask_mov_epi32(bytes, four, four_bytes);
+            length_mask = _mm512_mask_mov_epi32(length_mask, four, _mm512_set1_epi32(-1));
+        }
+    }
+    length_mask = _mm512_maskz_mov_epi32(used, length_mask);
+    __mmask64 kept = _mm512_test_epi8_mask(length_mask, length_mask);
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
+    return out + count;
+}
+
+size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)(src + i));
+        if (big_endian)
+            units = swap_16(units);
+        /* D800..DFFF: a surrogate, which the scalar reader pairs or reports. */
+        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(
+            _mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)), _mm512_set1_epi16((short)0xD800));
+        unsigned taken = surrogate ? (unsigned)__builtin_ctz(surrogate) : 32;
+        if (taken == 0)
+            break;
+        __mmask32 used = first_lanes_32(taken);
+        if (_mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80)) == 0) {
+            _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
+            out += taken;
+        } else {
+            __m512i low = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
+            __m512i high = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(units, 1));
+            out = put_utf8(out, low, (__mmask16)used, 0);
+            if (taken > 16)
+                out = put_utf8(out, high, (__mmask16)(used >> 16), 0);
+        }
+        i += 2 * taken;
+        if (taken < 32)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)(src + i));
+        if (big_endian)
+            units = swap_32(units);
+        /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values. */
+        __mmask16 invalid =
+            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
+            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                    _mm512_set1_epi32(0xD800));
+        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
+        if (taken == 0)
+            break;
+        __mmask16 used = first_lanes_16(taken);
+        if (_mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x80)) == 0) {
+            _mm_mask_storeu_epi8(out, used, _mm512_cvtepi32_epi8(units));
+            out += taken;
+        } else {
+            out = put_utf8(out, units, used, 1);
+        }
+        i += 4 * taken;
+        if (taken < 16)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#endif

@@ -1,0 +1,222 @@
+"""Differential tests of the SIMD transcoding blocks: every kernel against the
+scalar one (DESIGN.md section 4: bit-identical results), with each kind of
+ill-formed subsequence at every offset 0..130 of real multilingual text.
+
+For every direction a kernel accelerates (UTF-8 to UTF-16/UTF-32 in both byte
+orders, UTF-16/UTF-32 in both byte orders to UTF-8), every errors mode and
+output capacities swept around the exact output size, the C core must give
+the same status, position, subpart length and byte count under the kernel as
+under the scalar kernel, and leave the same bytes in the destination buffer --
+including the guard bytes after ``cap``, which must stay untouched.  The
+output at the exact capacity is also checked against CPython's
+``bytes.decode(...).encode(...)``.
+
+The tests run under the ``kernel`` fixture of conftest.py; under ``scalar``
+there is nothing to compare against, so they are skipped there.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import utfkit
+from utfkit._native import ffi, lib
+
+# Real text in many scripts -- 1-, 2-, 3- and 4-byte UTF-8 sequences in the
+# mixes that prose has (words, spaces, punctuation) -- long enough that every
+# offset 0..130 is followed by several 64-byte blocks.
+TEXT = (
+    "Mars is the fourth planet from the Sun. "
+    "Марс — четвёртая по удалённости от Солнца планета. "
+    "Ο Άρης είναι ο τέταρτος πλανήτης. "
+    "المريخ هو الكوكب الرابع من حيث البعد عن الشمس. "
+    "מאדים הוא כוכב הלכת הרביעי. "
+    "मंगल सौरमंडल में सूर्य से चौथा ग्रह है। "
+    "火星是太阳系由内往外数的第四颗行星。"
+    "火星は太陽系の第4惑星である。"
+    "화성은 태양계의 네 번째 행성이다. "
+    "Rover 🚀 landed 🪐✨ near Jezero 🔴, ça marche, Straße, naïve café. "
+    "𝔐𝔞𝔯𝔰 𝕄𝕒𝕣𝕤 — end."
+)
+
+FORMS = {
+    "utf-8": lib.UTFKIT_UTF8,
+    "utf-16-le": lib.UTFKIT_UTF16LE,
+    "utf-16-be": lib.UTFKIT_UTF16BE,
+    "utf-32-le": lib.UTFKIT_UTF32LE,
+    "utf-32-be": lib.UTFKIT_UTF32BE,
+}
+ERRORS = {"strict": lib.UTFKIT_STRICT, "replace": lib.UTFKIT_REPLACE, "ignore": lib.UTFKIT_IGNORE}
+
+#: The directions the SIMD kernels accelerate (kernels.h, utfkit_transcoders).
+DIRECTIONS = [("utf-8", to) for to in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")] + [
+    (source, "utf-8") for source in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+]
+
+OFFSETS = range(131)
+
+# Ill-formed subsequences of each form, by kind (Table 3-7 rows for UTF-8;
+# D91 / D90 for UTF-16 / UTF-32), plus well-formed characters the blocks
+# hand to the scalar reader (supplementary ones).
+UTF8_INSERTS = {
+    "lone_continuation": b"\x80",
+    "invalid_start_ff": b"\xff",
+    "overlong_2_byte": b"\xc0\xaf",
+    "c1_lead": b"\xc1\xbf",
+    "truncated_3_byte": b"\xe2\x82",
+    "truncated_4_byte": b"\xf0\x9f\x98",
+    "overlong_3_byte": b"\xe0\x80\xaf",
+    "surrogate": b"\xed\xa0\x80",
+    "overlong_4_byte": b"\xf0\x8f\xbf\xbf",
+    "too_large": b"\xf4\x90\x80\x80",
+    "f5_lead": b"\xf5\x80\x80\x80",
+    "supplementary_character": "😀".encode(),
+}
+UTF16_UNITS = {
+    "lone_lead_surrogate": [0xD800],
+    "lone_trail_surrogate": [0xDC00],
+    "reversed_pair": [0xDFFF, 0xDBFF],
+    "two_leads": [0xD83D, 0xD83D],
+    "supplementary_character": [0xD83D, 0xDE00],
+}
+UTF32_UNITS = {
+    "surrogate": [0xD800],
+    "last_surrogate": [0xDFFF],
+    "too_large": [0x110000],
+    "all_ones": [0xFFFFFFFF],
+    "supplementary_character": [0x1F600],
+}
+
+
+def _unit_size(form: str) -> int:
+    return {"utf-8": 1, "utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4}[form]
+
+
+def _units(values: list[int], form: str) -> bytes:
+    size = _unit_size(form)
+    order = "little" if form.endswith("le") else "big"
+    return b"".join(value.to_bytes(size, order) for value in values)
+
+
+def _inputs(form: str) -> list[tuple[str, bytes]]:
+    """(description, bytes): each kind of error at every offset, and the
+    text cut at every offset (and cut mid-unit for UTF-16 / UTF-32)."""
+    text = TEXT.encode(form)
+    size = _unit_size(form)
+    inputs = []
+    if form == "utf-8":
+        kinds = UTF8_INSERTS
+    else:
+        kinds = {
+            name: _units(values, form)
+            for name, values in (UTF16_UNITS if size == 2 else UTF32_UNITS).items()
+        }
+    for offset in OFFSETS:
+        at = offset * size  # byte offset for UTF-8, unit offset otherwise
+        for name, insert in kinds.items():
+            inputs.append((f"{name}@{offset}", text[:at] + insert + text[at:]))
+        inputs.append((f"cut@{offset}", text[: at + size * 64 + (offset % size or 0)]))
+        if size > 1:
+            inputs.append((f"cut_mid_unit@{offset}", text[: at + size * 70 + 1 + offset % (size - 1)]))
+        if size == 2:
+            inputs.append((f"lead_at_end@{offset}", text[: at + 140] + _units([0xD800], form)))
+    return inputs
+
+
+def _capacities(needed: int) -> list[int]:
+    around = {0, 1, needed // 2, needed - 5, needed - 4, needed - 3, needed - 2, needed - 1,
+              needed, needed + 1, needed + 9}
+    return sorted(cap for cap in around if cap >= 0)
+
+
+GUARD = 24
+FILL = 0xA5
+
+
+def _run(data: bytes, source: int, target: int, errors: int) -> list[tuple]:
+    """Every observable outcome of the C core for this conversion: the
+    measured length, then for each capacity the result and the whole buffer
+    (guard bytes after cap included)."""
+    length = lib.utfkit_transcoded_length(data, len(data), source, target, errors)
+    outcomes: list[tuple] = [("length", length.status, length.position, length.subpart_length,
+                              length.written)]
+    needed = length.written
+    for cap in _capacities(needed):
+        buffer = ffi.new("uint8_t[]", bytes([FILL]) * (cap + GUARD))
+        result = lib.utfkit_transcode(data, len(data), source, target, errors, buffer, cap)
+        outcomes.append((cap, result.status, result.position, result.subpart_length,
+                         result.written, ffi.buffer(buffer)[:]))
+    return outcomes
+
+
+def _under(kernel: str, call, *arguments):
+    previous = utfkit.backend()
+    utfkit._core.set_backend(kernel)
+    try:
+        return call(*arguments)
+    finally:
+        utfkit._core.set_backend(previous)
+
+
+def _check_against_cpython(data: bytes, source: str, target: str, errors: str) -> None:
+    try:
+        expected = data.decode(source, errors).encode(target)
+    except UnicodeDecodeError as error:
+        with pytest.raises(UnicodeDecodeError) as raised:
+            utfkit.transcode(data, source, target, errors)
+        assert (raised.value.start, raised.value.end, raised.value.reason) == (
+            error.start, error.end, error.reason)
+        return
+    assert utfkit.transcode(data, source, target, errors) == expected
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("source, target", DIRECTIONS, ids=[f"{s}>{t}" for s, t in DIRECTIONS])
+def test_kernel_transcodes_every_error_at_every_offset_as_the_scalar_kernel_does(
+    kernel, source, target, errors
+):
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    source_form, target_form, mode = FORMS[source], FORMS[target], ERRORS[errors]
+    for description, data in _inputs(source):
+        reference = _under("scalar", _run, data, source_form, target_form, mode)
+        got = _run(data, source_form, target_form, mode)
+        if got != reference:
+            for want, have in zip(reference, got):
+                assert have[:5] == want[:5], f"{description}: result differs from scalar"
+                assert have == want, f"{description}, cap {want[0]}: buffer differs from scalar"
+        if description.endswith("@0") or description.endswith("@127"):
+            _check_against_cpython(data, source, target, errors)
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("source, target", DIRECTIONS, ids=[f"{s}>{t}" for s, t in DIRECTIONS])
+def test_kernel_transcodes_randomly_damaged_text_as_the_scalar_kernel_does(
+    kernel, source, target, errors
+):
+    """Fixed-seed random damage -- bytes replaced, deleted or inserted, one
+    error per ~KiB up to one every few bytes -- in long text, so that blocks
+    of every kind follow each other."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    rng = random.Random(f"{source}>{target}/{errors}")
+    text = (TEXT * 12).encode(source)
+    source_form, target_form, mode = FORMS[source], FORMS[target], ERRORS[errors]
+    for _ in range(60):
+        data = bytearray(text[: rng.randrange(len(text))])
+        for _ in range(rng.choice([0, 1, 2, 5, 40])):
+            if not data:
+                break
+            at = rng.randrange(len(data))
+            action = rng.randrange(3)
+            if action == 0:
+                data[at] = rng.randrange(256)
+            elif action == 1:
+                del data[at]
+            else:
+                data.insert(at, rng.randrange(256))
+        data = bytes(data)
+        reference = _under("scalar", _run, data, source_form, target_form, mode)
+        assert _run(data, source_form, target_form, mode) == reference, data.hex()
