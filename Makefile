@@ -5,6 +5,13 @@
 #   make clean       remove csrc/tests/bin/
 #
 # Extra arguments for the test program: make ctest CTEST_ARGS=--all-4-byte
+#
+# Fuzzing (clang with libFuzzer; Debian: clang and libclang-rt-dev):
+#   make fuzz        build every fuzz/fuzz_*.c with -fsanitize=fuzzer,address,undefined,
+#                    write the seeds (fuzz/make_seeds.py, needs utfkit importable by
+#                    $(PYTHON)) and run each target for FUZZ_SECONDS (default 60);
+#                    new inputs go to fuzz/corpus/NAME, crashes to fuzz/artifacts/
+#   make fuzz-build  only build them (fuzz/bin/)
 
 CC ?= gcc
 # make predefines CC=cc, which `?=` leaves alone; prefer gcc unless CC was given.
@@ -26,7 +33,15 @@ ASAN_CFLAGS := -O1 -g $(WARNINGS) -std=c11 -Icsrc \
 CTEST_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%,$(TEST_SOURCES))
 ASAN_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-asan,$(TEST_SOURCES))
 
-.PHONY: ctest ctest-asan clean
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+PYTHON ?= python3
+FUZZ_CFLAGS := -g -O1 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SOURCES := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN := fuzz/bin
+FUZZ_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SOURCES))
+
+.PHONY: ctest ctest-asan clean fuzz fuzz-build fuzz-seeds
 
 ctest: $(CTEST_PROGRAMS)
 	@set -e; for program in $^; do echo "== $$program"; ./$$program $(CTEST_ARGS); done
@@ -45,5 +60,24 @@ $(BIN)/%-asan: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
 $(BIN):
 	mkdir -p $@
 
+fuzz-build: $(FUZZ_PROGRAMS)
+
+$(FUZZ_BIN)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(FUZZ_BIN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SOURCES)
+
+$(FUZZ_BIN):
+	mkdir -p $@
+
+fuzz-seeds:
+	$(PYTHON) fuzz/make_seeds.py fuzz/seeds
+
+fuzz: fuzz-build fuzz-seeds
+	@set -e; for program in $(FUZZ_PROGRAMS); do name=$${program#$(FUZZ_BIN)/fuzz_}; \
+	  mkdir -p fuzz/corpus/$$name fuzz/artifacts; echo "== $$program for $(FUZZ_SECONDS) s"; \
+	  ./$$program -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=fuzz/artifacts/$$name- fuzz/corpus/$$name \
+	    $$(for extra in fuzz/seeds/$$name fuzz/regressions/$$name; do test -d $$extra && echo $$extra; done); \
+	done
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(FUZZ_BIN)

@@ -116,6 +116,11 @@ const char *utfkit_backend(void)
     return utfkit_active_kernel->name;
 }
 
+const char *utfkit_backend_name(size_t index)
+{
+    return index < KERNEL_COUNT ? all_kernels[index]->name : NULL;
+}
+
 int utfkit_backend_available(const char *name)
 {
     const utfkit_kernel *kernel = name ? kernel_named(name) : NULL;

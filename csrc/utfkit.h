@@ -236,9 +236,64 @@ int utfkit_set_backend(const char *name);
 /* 1 if this CPU can run the named kernel, else 0. */
 int utfkit_backend_available(const char *name);
 
+/* Name of the index-th kernel this build knows, slowest first (whether or
+ * not this CPU can run it), or NULL when index is past the last: lets tests
+ * and fuzzers visit every kernel, including ones added later. */
+const char *utfkit_backend_name(size_t index);
+
 /* Space-separated CPU features the dispatcher looked at and found,
  * e.g. "sse2 ssse3 sse4.2 avx2 avx512f avx512bw". */
 const char *utfkit_cpu_features(void);
+
+/* ---- streams: text that arrives in pieces ---- */
+
+/* The state of one stream being checked chunk by chunk; the caller owns it
+ * (on its stack, or inside an object) and the core only reads and writes the
+ * fields.  Set it up with utfkit_stream_init; read offset, pending_length
+ * and the error_* fields freely, write none of them.  Not shared between
+ * threads: one stream, one caller at a time. */
+typedef struct utfkit_stream {
+    int form;                /* a utfkit_form */
+    int status;              /* UTFKIT_OK, or the first ill-formed subsequence's status: once
+                                set, every later call reports the same error */
+    uint64_t offset;         /* bytes fed so far (a failing feed adds none) */
+    uint64_t error_position; /* stream offset of the first ill-formed subsequence */
+    uint64_t error_length;   /* its length in bytes: the maximal subpart for UTF-8 */
+    uint32_t error_unit;     /* its first code unit: for UTF-16, tells an unpaired
+                                lead surrogate from an unpaired trail surrogate */
+    uint32_t pending_length; /* bytes of an unfinished character kept from earlier
+                                chunks: it began at offset - pending_length */
+    uint8_t pending[8];
+} utfkit_stream;
+
+/* Starts a stream of the given form at offset 0.  0, or -1 if the form is
+ * not one streams handle (the stream is then left unusable). */
+int utfkit_stream_init(utfkit_stream *stream, int form);
+
+/* Feeds the next len bytes of the stream.  Fail-fast: reports the first
+ * ill-formed subsequence in the very call that delivers the byte deciding
+ * it (UTF-8: the first byte that cannot continue or begin well-formed text,
+ * RFC 6455 section 8.1; UTF-16 and UTF-32: the last byte of the code unit
+ * that decides it), with position and subpart_length counted from the
+ * start of the stream and equal to what utfkit_check reports for the whole
+ * stream.  status OK (position = len) otherwise.  The bytes of an
+ * unfinished character at the end are kept in the stream, not re-read. */
+utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size_t len);
+
+/* Ends the stream: UTFKIT_END_OF_DATA (position and subpart_length as
+ * utfkit_check reports them for the whole stream) if it ends inside a
+ * character, the earlier error if there was one, else OK. */
+utfkit_result utfkit_stream_finish(utfkit_stream *stream);
+
+/* Length of the unfinished character at the end of src: the bytes that a
+ * decoder reading src as the beginning of a longer stream must keep for the
+ * next chunk (UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16:
+ * a final odd byte, after a lead surrogate or not, or a final lead
+ * surrogate; UTF-32: a final partial unit).  Cutting a stream at
+ * len - this, for every chunk, cuts it only where a decoder of the whole
+ * stream is between characters or ill-formed subsequences.  0 for an
+ * unknown form. */
+size_t utfkit_incomplete_suffix_length(const uint8_t *src, size_t len, int form);
 
 /* END CDEF */
 

@@ -20,10 +20,14 @@ from ._core import (
 from ._utf8_family import wtf8_concat
 from ._utfe8 import utfe8_decode, utfe8_encode
 from .codec import register_codecs
+from .stream import IncrementalDecoder, IncrementalTranscoder, Validator
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "IncrementalDecoder",
+    "IncrementalTranscoder",
+    "Validator",
     "backend",
     "check",
     "count",

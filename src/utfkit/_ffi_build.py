@@ -27,6 +27,7 @@ SOURCES = [
     "csrc/wtf8.c",
     "csrc/cesu8.c",
     "csrc/utfe8.c",
+    "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_avx2.c",
     "csrc/simd/x86_avx512.c",

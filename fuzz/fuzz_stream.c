@@ -1,0 +1,165 @@
+/*
+ * fuzz_stream.c -- streams (utfkit_stream_init/_feed/_finish) and
+ * utfkit_incomplete_suffix_length against one-shot processing, under every
+ * kernel:
+ *   - a stream fed in chunks reports exactly utfkit_check's error for the
+ *     whole text, in the feed that delivers the deciding byte (fail-fast:
+ *     the shortest prefix whose utfkit_check gives an error other than
+ *     END_OF_DATA ends inside that chunk), or at finish for END_OF_DATA;
+ *   - cutting the text before each chunk's unfinished suffix and converting
+ *     the pieces one by one (errors = replace and ignore) gives the one-shot
+ *     conversion, for every destination form -- the property
+ *     IncrementalTranscoder relies on;
+ *   - every kernel reports the same.
+ *
+ * Input: byte 0 picks the form (mod 5); bytes 1..4 are chunk lengths
+ * (mod 8, repeated cyclically; 0 = an empty chunk); the rest is the text.
+ */
+#include "fuzz_common.h"
+
+#define FORMS 5
+#define CHUNK_LENGTHS 4
+
+typedef struct stream_outcome {
+    utfkit_result error;  /* the stream's, from a feed or finish */
+    size_t failed_chunk_end; /* offset just past the chunk whose feed failed; 0 if none did */
+} stream_outcome;
+
+/* The length of the shortest prefix that utfkit_check finds ill-formed for
+ * a reason other than running out of input (0 if none): the deciding byte
+ * is its last.  Such errors, once there, stay (a longer prefix can only
+ * settle an unfinished character), so a binary search finds it. */
+static size_t deciding_length(const uint8_t *src, size_t len, int form)
+{
+    utfkit_result whole = utfkit_check(src, len, form);
+    if (whole.status == UTFKIT_OK || whole.status == UTFKIT_END_OF_DATA)
+        return 0;
+    size_t low = 1, high = len; /* invariant: prefix of `high` is decided */
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        utfkit_result r = utfkit_check(src, middle, form);
+        if (r.status != UTFKIT_OK && r.status != UTFKIT_END_OF_DATA)
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return high;
+}
+
+static stream_outcome run_stream(const uint8_t *src, size_t len, int form, const uint8_t *lengths)
+{
+    stream_outcome o = {{UTFKIT_OK, 0, 0, 0}, 0};
+    utfkit_stream stream;
+    FUZZ_REQUIRE(utfkit_stream_init(&stream, form) == 0, "init form %d", form);
+    size_t at = 0, empty_in_a_row = 0;
+    for (size_t k = 0; at < len; k++) {
+        size_t chunk = lengths[k % CHUNK_LENGTHS] % 8;
+        /* Empty chunks are fed too, but never forever. */
+        empty_in_a_row = chunk == 0 ? empty_in_a_row + 1 : 0;
+        if (empty_in_a_row > CHUNK_LENGTHS)
+            chunk = 1;
+        if (chunk > len - at)
+            chunk = len - at;
+        uint8_t *piece = fuzz_copy(src + at, chunk);
+        utfkit_result r = utfkit_stream_feed(&stream, piece, chunk);
+        free(piece);
+        if (r.status != UTFKIT_OK) {
+            FUZZ_REQUIRE(stream.offset == at, "offset %llu after failing at %zu",
+                         (unsigned long long)stream.offset, at);
+            o.error = r;
+            o.failed_chunk_end = at + chunk;
+            /* An error is sticky. */
+            utfkit_result again = utfkit_stream_feed(&stream, src, 0);
+            FUZZ_REQUIRE(fuzz_same_result(again, r), "error not sticky");
+            return o;
+        }
+        FUZZ_REQUIRE(stream.offset == at + chunk, "offset");
+        FUZZ_REQUIRE(stream.pending_length <= 3, "pending %u", stream.pending_length);
+        at += chunk;
+    }
+    o.error = utfkit_stream_finish(&stream);
+    return o;
+}
+
+/* Replace/ignore conversion of src in pieces cut before each chunk's
+ * unfinished suffix equals the one-shot conversion. */
+static void check_cut_conversion(const uint8_t *src, size_t len, int form, const uint8_t *lengths)
+{
+    for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++) {
+        for (int to = 0; to < FORMS; to++) {
+            size_t need = utfkit_transcoded_length(src, len, form, to, mode).written;
+            uint8_t *whole = malloc(need ? need : 1);
+            utfkit_transcode(src, len, form, to, mode, whole, need);
+            uint8_t *pieces = malloc(need ? need : 1);
+            size_t out = 0, piece_start = 0, at = 0;
+            for (size_t k = 0; at < len; k++) {
+                size_t chunk = lengths[k % CHUNK_LENGTHS] % 8 + 1;
+                at = chunk > len - at ? len : at + chunk;
+                /* The stream so far is src[piece_start..at); cut before its unfinished end. */
+                size_t carried = at == len ? 0
+                               : utfkit_incomplete_suffix_length(src + piece_start, at - piece_start, form);
+                size_t cut = at - carried;
+                FUZZ_REQUIRE(carried <= 3, "suffix %zu", carried);
+                utfkit_result part = utfkit_transcode(src + piece_start, cut - piece_start, form, to,
+                                                      mode, pieces + out, need - out);
+                FUZZ_REQUIRE(part.status == UTFKIT_OK, "piece %zu..%zu: status %d", piece_start, cut,
+                             part.status);
+                out += part.written;
+                piece_start = cut;
+            }
+            FUZZ_REQUIRE(out == need && memcmp(pieces, whole, need) == 0,
+                         "form %d to %d mode %d: pieces differ from one shot", form, to, mode);
+            free(whole);
+            free(pieces);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 + CHUNK_LENGTHS)
+        return 0;
+    int form = data[0] % FORMS;
+    const uint8_t *lengths = data + 1;
+    size_t len = size - 1 - CHUNK_LENGTHS;
+    uint8_t *src = fuzz_copy(data + 1 + CHUNK_LENGTHS, len);
+    const char *kernels[FUZZ_MAX_KERNELS];
+    size_t kernel_count = fuzz_kernels(kernels);
+    stream_outcome reference = {{0, 0, 0, 0}, 0};
+    for (size_t k = 0; k < kernel_count; k++) {
+        fuzz_use_kernel(kernels[k]);
+        utfkit_result one_shot = utfkit_check(src, len, form);
+        stream_outcome o = run_stream(src, len, form, lengths);
+        FUZZ_REQUIRE(o.error.status == one_shot.status, "stream status %d, one-shot %d",
+                     o.error.status, one_shot.status);
+        if (one_shot.status != UTFKIT_OK)
+            FUZZ_REQUIRE(o.error.position == one_shot.position &&
+                             o.error.subpart_length == one_shot.subpart_length,
+                         "stream error %zu+%zu, one-shot %zu+%zu", o.error.position,
+                         o.error.subpart_length, one_shot.position, one_shot.subpart_length);
+        size_t decided = deciding_length(src, len, form);
+        if (decided == 0) {
+            FUZZ_REQUIRE(o.failed_chunk_end == 0, "a feed failed with nothing decided");
+        } else {
+            /* The failing chunk delivered the deciding byte: it ends at or
+             * after it and began before it. */
+            FUZZ_REQUIRE(o.failed_chunk_end >= decided, "failed before the deciding byte");
+            utfkit_stream probe;
+            utfkit_stream_init(&probe, form);
+            uint8_t *before = fuzz_copy(src, decided - 1);
+            FUZZ_REQUIRE(utfkit_stream_feed(&probe, before, decided - 1).status == UTFKIT_OK,
+                         "the stream failed before the deciding byte");
+            free(before);
+        }
+        if (k == 0)
+            reference = o;
+        else
+            FUZZ_REQUIRE(fuzz_same_result(o.error, reference.error) &&
+                             o.failed_chunk_end == reference.failed_chunk_end,
+                         "kernel %s differs from scalar", kernels[k]);
+        if (k == 0) /* transcoding itself is compared across kernels by fuzz_transcode */
+            check_cut_conversion(src, len, form, lengths);
+    }
+    free(src);
+    return 0;
+}

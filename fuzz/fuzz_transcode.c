@@ -1,0 +1,115 @@
+/*
+ * fuzz_transcode.c -- the form-generic entry points (utfkit_transcode,
+ * _transcoded_length, _well_formed_length, _check, _validate, _count) for
+ * every (from, to) pair and errors mode: every kernel against the scalar
+ * kernel, and the contracts of utfkit.h -- the length function is exact, a
+ * strict error agrees with utfkit_check, replace/ignore outputs are
+ * well-formed, a too-small cap writes only a prefix and reports the exact
+ * length needed (a strict error winning over it).
+ *
+ * Input: byte 0 picks the source form (mod 5), byte 1 the cap to try below
+ * the exact one; the rest is the source text.
+ */
+#include "fuzz_common.h"
+
+#define FORMS 5
+#define MODES 3
+
+typedef struct transcode_outcome {
+    utfkit_result check, length[FORMS][MODES], converted[FORMS][MODES];
+    int valid;
+    size_t count;
+    uint8_t *output[FORMS][MODES];
+} transcode_outcome;
+
+static transcode_outcome run(const uint8_t *src, size_t len, int from, size_t cap_cut)
+{
+    transcode_outcome o;
+    o.check = utfkit_check(src, len, from);
+    o.valid = utfkit_validate(src, len, from);
+    o.count = utfkit_count(src, len, from);
+    FUZZ_REQUIRE(o.valid == (o.check.status == UTFKIT_OK), "validate %d check %d", o.valid,
+                 o.check.status);
+    FUZZ_REQUIRE(o.check.position <= len, "position %zu", o.check.position);
+    for (int to = 0; to < FORMS; to++) {
+        for (int mode = 0; mode < MODES; mode++) {
+            utfkit_result length = utfkit_transcoded_length(src, len, from, to, mode);
+            o.length[to][mode] = length;
+            size_t need = length.written;
+            uint8_t *dst = malloc(need ? need : 1);
+            utfkit_result done = utfkit_transcode(src, len, from, to, mode, dst, need);
+            o.converted[to][mode] = done;
+            o.output[to][mode] = dst;
+            if (mode == UTFKIT_STRICT && o.check.status != UTFKIT_OK) {
+                FUZZ_REQUIRE(done.status == o.check.status && done.position == o.check.position &&
+                                 done.subpart_length == o.check.subpart_length,
+                             "strict %d@%zu, check %d@%zu", done.status, done.position,
+                             o.check.status, o.check.position);
+                FUZZ_REQUIRE(length.status == o.check.status, "length status %d", length.status);
+                continue;
+            }
+            FUZZ_REQUIRE(length.status == UTFKIT_OK, "length status %d", length.status);
+            FUZZ_REQUIRE(done.status == UTFKIT_OK && done.written == need,
+                         "%d->%d mode %d: status %d written %zu need %zu", from, to, mode,
+                         done.status, done.written, need);
+            FUZZ_REQUIRE(utfkit_validate(dst, need, to), "output ill-formed in form %d", to);
+            if (mode == UTFKIT_REPLACE)
+                FUZZ_REQUIRE(utfkit_count(dst, need, to) == o.count, "replace count differs");
+            if (mode == UTFKIT_STRICT)
+                FUZZ_REQUIRE(utfkit_well_formed_length(src, len, from, to) == need,
+                             "well_formed_length differs");
+            if (need != 0) {
+                size_t cap = cap_cut % need;
+                uint8_t *small = malloc(cap ? cap : 1);
+                utfkit_result cut = utfkit_transcode(src, len, from, to, mode, cap ? small : NULL, cap);
+                FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == need,
+                             "cap %zu: status %d written %zu need %zu", cap, cut.status,
+                             cut.written, need);
+                free(small);
+            }
+        }
+    }
+    return o;
+}
+
+static void release(transcode_outcome *o)
+{
+    for (int to = 0; to < FORMS; to++)
+        for (int mode = 0; mode < MODES; mode++)
+            free(o->output[to][mode]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    int from = data[0] % FORMS;
+    size_t cap_cut = data[1];
+    const char *kernels[FUZZ_MAX_KERNELS];
+    size_t kernel_count = fuzz_kernels(kernels);
+    uint8_t *src = fuzz_copy(data + 2, size - 2);
+    size_t len = size - 2;
+    fuzz_use_kernel("scalar");
+    transcode_outcome reference = run(src, len, from, cap_cut);
+    for (size_t k = 1; k < kernel_count; k++) {
+        fuzz_use_kernel(kernels[k]);
+        transcode_outcome o = run(src, len, from, cap_cut);
+        FUZZ_REQUIRE(fuzz_same_result(o.check, reference.check), "check differs");
+        FUZZ_REQUIRE(o.valid == reference.valid && o.count == reference.count, "validate/count differ");
+        for (int to = 0; to < FORMS; to++) {
+            for (int mode = 0; mode < MODES; mode++) {
+                FUZZ_REQUIRE(fuzz_same_result(o.length[to][mode], reference.length[to][mode]),
+                             "transcoded_length %d->%d mode %d differs", from, to, mode);
+                utfkit_result a = o.converted[to][mode], b = reference.converted[to][mode];
+                FUZZ_REQUIRE(fuzz_same_result(a, b), "transcode %d->%d mode %d differs", from, to, mode);
+                if (a.status == UTFKIT_OK)
+                    FUZZ_REQUIRE(memcmp(o.output[to][mode], reference.output[to][mode], a.written) == 0,
+                                 "transcode %d->%d mode %d output differs", from, to, mode);
+            }
+        }
+        release(&o);
+    }
+    release(&reference);
+    free(src);
+    return 0;
+}

@@ -1,0 +1,377 @@
+"""Text that arrives in pieces: Validator, IncrementalDecoder, IncrementalTranscoder.
+
+Servers see text in chunks -- HTTP bodies, WebSocket frames split anywhere.
+Each object here reads a stream chunk by chunk and gives exactly what the
+one-shot function gives for the whole stream, however it is split:
+
+* ``Validator`` checks, failing fast (RFC 6455 section 8.1): ``feed``
+  raises in the very call that delivers the byte that makes the stream
+  ill-formed, with ``start``/``end``/``reason`` of ``utfkit.check(whole
+  stream)``.  Its state lives in C (``utfkit_stream``, csrc/stream.c).
+* ``IncrementalDecoder`` is a ``codecs.IncrementalDecoder``: the output of
+  ``bytes(whole).decode(encoding, errors)``.
+* ``IncrementalTranscoder`` converts buffer to buffer: the output of
+  ``utfkit.transcode(whole, from_, to, errors)``.
+
+All three cut each chunk where a reader of the whole stream is between
+characters, which the C core finds from the chunk's last bytes
+(``utfkit_incomplete_suffix_length``); only an unfinished character (at most
+3 bytes) is carried to the next chunk, and a chunk is never copied: the
+carried bytes are completed from the chunk's first few bytes in a small
+buffer, and the rest of the chunk is read in place.
+
+One stream is read in order, so an object refuses to be used from two threads
+at once (``RuntimeError``) rather than mix their chunks up; give each thread
+(or connection) its own object.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+
+from . import _core
+from ._core import _FORMS, _normalize_encoding
+from ._native import ffi, lib
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+__all__ = ["IncrementalDecoder", "IncrementalTranscoder", "Validator"]
+
+# A character (UTF-8), a surrogate pair (UTF-16) or a code unit (UTF-32) is
+# at most 4 bytes: 4 - len(carried) more bytes always settle what the
+# carried bytes begin (csrc/stream.c, STREAM_DECISION_BYTES).
+_DECISION_BYTES = 4
+
+# A piece cut before an unfinished character that ends inside a character
+# is, in the whole stream, cut short by that character's first byte: a
+# lead byte (UTF-8) or a lead surrogate (UTF-16), which cannot continue it.
+# The one-shot reader then gives this reason instead of "end of data"
+# (csrc/stream.c, check_before_suffix).
+_INTERRUPTED_REASON = {
+    "utf-8": "invalid continuation byte",
+    "utf-16-le": "illegal UTF-16 surrogate",
+    "utf-16-be": "illegal UTF-16 surrogate",
+}
+_END_OF_DATA_REASON = "unexpected end of data"
+
+
+class _Exclusive:
+    """A non-blocking lock: a second caller, from any thread, gets a clear
+    RuntimeError instead of waiting or interleaving its chunks."""
+
+    __slots__ = ("_lock", "_owner")
+
+    def __init__(self, owner: str) -> None:
+        self._lock = threading.Lock()
+        self._owner = owner
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError(
+                f"this {self._owner} is already in use (by another thread, or re-entered "
+                "from a callback); a stream must be read in order: give each thread or "
+                "connection its own object, or serialise the calls with a lock"
+            )
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._lock.release()
+
+
+def _byte_view(data: object, function: str) -> memoryview:
+    """A flat view of `data`'s bytes (no copy), with utfkit's TypeError and
+    BufferError for what is not a contiguous bytes-like object."""
+    _core._release(_core._input(data, function))  # the same errors as every other call
+    view = memoryview(data)  # type: ignore[arg-type]
+    return view if view.format == "B" and view.ndim == 1 else view.cast("B")
+
+
+def _stream_form(name: str, owner: str) -> int:
+    form = _FORMS[name]
+    probe = ffi.new("utfkit_stream *")
+    if lib.utfkit_stream_init(probe, form) != 0:
+        streamed = ", ".join(n for n, f in _FORMS.items() if lib.utfkit_stream_init(probe, f) == 0)
+        raise LookupError(f"{owner} does not handle the encoding {name!r} yet; it handles: {streamed}")
+    return form
+
+
+# ------------------------------------------------------------------ Validator
+
+
+class Validator:
+    """Checks a stream chunk by chunk, failing fast.
+
+    ``feed(chunk)`` raises ``UnicodeDecodeError`` in the very call that
+    delivers the first byte after which the stream can no longer be
+    well-formed (UTF-8: the byte the Table 3-7 automaton rejects, as RFC
+    6455 section 8.1 requires of a WebSocket endpoint; UTF-16 and UTF-32:
+    the last byte of the code unit that decides the error).  The error's
+    ``start``, ``end`` and ``reason`` are counted from the start of the
+    stream and equal those ``utfkit.check`` gives for the whole stream,
+    even when the maximal subpart began in an earlier chunk; its ``object``
+    is the chunk that was being fed.  After an error every ``feed`` and
+    ``finish`` raises the same error again until ``reset()``.
+
+    ``finish()`` raises if the stream ends inside a character (``reason``
+    "unexpected end of data" for UTF-8, ``object`` the unfinished bytes);
+    ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
+    bytes fed so far (a failing feed adds none).
+    """
+
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished")
+
+    def __init__(self, encoding: str = "utf-8") -> None:
+        self.encoding = _normalize_encoding(encoding, "Validator")
+        self._form = _stream_form(self.encoding, "Validator")
+        self._stream = ffi.new("utfkit_stream *")
+        self._guard = _Exclusive("Validator")
+        self.reset()
+
+    def reset(self) -> None:
+        """Start a new stream at offset 0."""
+        with self._guard:
+            lib.utfkit_stream_init(self._stream, self._form)
+            self._error: Optional[UnicodeDecodeError] = None
+            self._finished = False
+
+    @property
+    def offset(self) -> int:
+        """Bytes fed so far (the stream offset of the next byte)."""
+        return int(self._stream.offset)
+
+    def feed(self, chunk: "Buffer") -> None:
+        """Check the next chunk of the stream (any bytes-like object, read in place)."""
+        with self._guard:
+            self._raise_earlier_error()
+            if self._finished:
+                raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
+            source = _core._input(chunk, "feed")
+            result = lib.utfkit_stream_feed(self._stream, source, len(source))
+            _core._release(source)
+            if result.status != lib.UTFKIT_OK:
+                self._fail(_core._as_bytes(chunk))
+
+    def finish(self) -> None:
+        """End the stream: raise if it ends inside a character."""
+        with self._guard:
+            self._raise_earlier_error()
+            unfinished = ffi.buffer(self._stream.pending, self._stream.pending_length)[:]
+            result = lib.utfkit_stream_finish(self._stream)
+            self._finished = True
+            if result.status != lib.UTFKIT_OK:
+                self._fail(unfinished)
+
+    def _raise_earlier_error(self) -> None:
+        if self._error is not None:
+            error = self._error
+            raise UnicodeDecodeError(error.encoding, error.object, error.start, error.end, error.reason)
+
+    def _fail(self, chunk: bytes) -> None:
+        stream = self._stream
+        why = _core.reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
+        start = int(stream.error_position)
+        self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
+        self._raise_earlier_error()
+
+    def __repr__(self) -> str:
+        state = "failed" if self._error else "finished" if self._finished else "open"
+        return f"<utfkit.Validator {self.encoding} offset={self.offset} {state}>"
+
+
+# --------------------------------------------------------- IncrementalDecoder
+
+# Handlers that resume right after the ill-formed subsequence they were
+# given, so that cutting the input between characters cannot change what
+# they see.  A registered handler may resume anywhere: it gets CPython's own
+# way, the carried bytes joined to each input.
+_RESUMING_HANDLERS = frozenset(
+    {"strict", "replace", "ignore", "surrogateescape", "surrogatepass", "backslashreplace"}
+)
+
+
+class IncrementalDecoder(codecs.IncrementalDecoder):
+    """``codecs.IncrementalDecoder`` for utfkit's encodings.
+
+    ``decode(chunk, final)`` returns what CPython's incremental decoder
+    returns, however the input is split -- a character or an encoded
+    surrogate split across chunks included (bpo-24214) -- and raises where
+    it raises (with ``final=False`` as soon as the bytes cannot be
+    completed), with ``start``/``end`` relative to the carried bytes plus
+    `chunk`, as CPython's.  The ``str`` is built by CPython's decoder, as
+    ``utfkit.decode`` builds it; every handler CPython knows works.  The
+    chunk is read in place: only the (at most 3) carried bytes and the few
+    bytes that complete them are copied.
+    """
+
+    def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
+        super().__init__(errors)
+        self.encoding = _normalize_encoding(encoding, "IncrementalDecoder")
+        self._decode_part = _core._CPYTHON_DECODERS[self.encoding]
+        self._carried = b""
+        self._guard = _Exclusive("IncrementalDecoder")
+
+    def decode(self, input: "Buffer", final: bool = False) -> str:  # noqa: A002 (codecs' name)
+        with self._guard:
+            view = _byte_view(input, "decode")
+            carried, errors = self._carried, self.errors
+            if not isinstance(errors, str):
+                raise TypeError(f"decode() 'errors' must be str, not {type(errors).__name__}")
+            if errors not in _RESUMING_HANDLERS:
+                return self._decode_joined(carried + view.tobytes(), errors, final)
+            head_text, resume = "", 0
+            if carried:
+                taken = min(len(view), _DECISION_BYTES - len(carried))
+                head = carried + view[:taken].tobytes()
+                head_final = final and taken == len(view)
+                head_text, consumed = self._decode_piece(head, errors, head_final, 0, carried, view)
+                if consumed < len(carried):
+                    if taken != len(view):  # cannot happen for these handlers; stay exact anyway
+                        return self._decode_joined(carried + view.tobytes(), errors, final)
+                    self._carried = head[consumed:]
+                    return head_text
+                resume = consumed - len(carried)
+            text, consumed = self._decode_piece(view[resume:], errors, final, len(carried) + resume, carried, view)
+            self._carried = view[resume + consumed:].tobytes()
+            return head_text + text
+
+    def _decode_piece(
+        self, piece: Any, errors: str, final: bool, base: int, carried: bytes, view: memoryview
+    ) -> Tuple[str, int]:
+        try:
+            return self._decode_part(piece, errors, final)
+        except UnicodeDecodeError as error:
+            # Positions relative to carried + input, as CPython's incremental decoder gives them.
+            raise UnicodeDecodeError(
+                error.encoding, carried + view.tobytes(), error.start + base, error.end + base, error.reason
+            ) from None
+
+    def _decode_joined(self, data: bytes, errors: str, final: bool) -> str:
+        text, consumed = self._decode_part(data, errors, final)
+        self._carried = data[consumed:]
+        return text
+
+    def reset(self) -> None:
+        with self._guard:
+            self._carried = b""
+
+    def getstate(self) -> Tuple[bytes, int]:
+        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it."""
+        return (self._carried, 0)
+
+    def setstate(self, state: Tuple[bytes, int]) -> None:
+        with self._guard:
+            carried = state[0]
+            if not isinstance(carried, (bytes, bytearray)):
+                raise TypeError(f"setstate() needs (bytes, int), not ({type(carried).__name__}, ...)")
+            self._carried = bytes(carried)
+
+
+# ------------------------------------------------------ IncrementalTranscoder
+
+
+class IncrementalTranscoder:
+    """Converts a stream chunk by chunk, buffer to buffer.
+
+    The outputs of ``feed(chunk)`` calls and the final ``finish()``, joined,
+    equal ``utfkit.transcode(whole stream, from_, to, errors)`` however the
+    stream is split.  With ``errors="strict"`` a ``UnicodeDecodeError`` is
+    raised as soon as a chunk holds the byte that decides it (as
+    ``Validator`` does), with ``start``, ``end`` and ``reason`` those of the
+    one-shot ``transcode`` on the whole stream (offsets from the stream's
+    start; ``object`` the chunk); the failing chunk is then not consumed.
+    ``errors`` is ``strict``, ``replace`` or ``ignore``.
+    """
+
+    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
+
+    def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
+        self.from_ = _normalize_encoding(from_, "IncrementalTranscoder", "from_")
+        self.to = _normalize_encoding(to, "IncrementalTranscoder", "to")
+        _core._error_mode(errors, "IncrementalTranscoder")
+        self.errors = errors
+        self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
+        self._interrupted = _INTERRUPTED_REASON.get(self.from_)
+        self._guard = _Exclusive("IncrementalTranscoder")
+        self._carried = b""
+        self._offset = 0
+
+    def reset(self) -> None:
+        """Start a new stream (carried bytes dropped)."""
+        with self._guard:
+            self._carried = b""
+            self._offset = 0
+
+    @property
+    def offset(self) -> int:
+        """Bytes fed so far."""
+        return self._offset
+
+    def feed(self, chunk: "Buffer") -> bytes:
+        """Convert the next chunk; returns the output of its complete characters."""
+        with self._guard:
+            return self._convert(chunk, final=False)
+
+    def finish(self) -> bytes:
+        """End the stream: converts (or, with strict, raises for) an unfinished character."""
+        with self._guard:
+            output = self._convert(b"", final=True)
+            self._offset = 0
+            return output
+
+    def _convert(self, chunk: "Buffer", final: bool) -> bytes:
+        view = _byte_view(chunk, "feed")
+        carried, form, length = self._carried, self._from_form, len(view)
+        outputs, resume = [], 0
+        while carried and (resume < length or final):
+            # Settle the carried character with the next bytes of the chunk.
+            taken = min(length - resume, _DECISION_BYTES - len(carried))
+            head = carried + view[resume : resume + taken].tobytes()
+            ends = final and resume + taken == length
+            suffix = 0 if ends else lib.utfkit_incomplete_suffix_length(head, len(head), form)
+            base = self._offset + resume - len(carried)
+            outputs.append(self._piece(head[: len(head) - suffix], suffix, base, view))
+            resume += taken
+            if suffix > taken:  # it begins in the carried bytes: carry it on
+                carried = head[len(head) - suffix :]
+            else:
+                resume -= suffix
+                carried = b""
+            if ends:
+                break
+        if carried:  # the chunk is used up
+            self._carried = carried
+            self._offset += length
+            return b"".join(outputs)
+        rest = view[resume:]
+        suffix = 0 if final else self._suffix(rest)
+        output = self._piece(rest[: len(rest) - suffix], suffix, self._offset + resume, view)
+        self._carried = rest[len(rest) - suffix :].tobytes()
+        self._offset += length
+        if outputs:
+            outputs.append(output)
+            return b"".join(outputs)
+        return output
+
+    def _suffix(self, rest: memoryview) -> int:
+        source = ffi.from_buffer("uint8_t[]", rest)
+        try:
+            return int(lib.utfkit_incomplete_suffix_length(source, len(source), self._from_form))
+        finally:
+            ffi.release(source)
+
+    def _piece(self, piece: Any, suffix: int, base: int, chunk: memoryview) -> bytes:
+        if not len(piece):
+            return b""
+        try:
+            output = _core.transcode(piece, self.from_, self.to, self.errors)
+        except UnicodeDecodeError as error:
+            why = error.reason
+            if suffix and why == _END_OF_DATA_REASON and self._interrupted:
+                why = self._interrupted
+            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), error.start + base, error.end + base, why) from None
+        return output if type(output) is bytes else bytes(output)
+
+    def __repr__(self) -> str:
+        return f"<utfkit.IncrementalTranscoder {self.from_} -> {self.to} errors={self.errors!r} offset={self._offset}>"

@@ -1,0 +1,367 @@
+"""Streams: Validator, IncrementalDecoder and IncrementalTranscoder against
+one-shot processing and CPython's own incremental decoders, split anywhere.
+
+The oracles:
+  * one-shot: ``bytes(whole).decode(encoding)`` (start, end, reason) and
+    ``utfkit.transcode(whole, ...)`` -- what a stream must equal however split;
+  * the deciding byte, from CPython's one-shot decoder on every prefix: the
+    first byte after which the prefix has an error other than running out
+    of input.  Validator must raise in the call that delivers it (for UTF-8,
+    RFC 6455's "first byte that cannot be valid"; for UTF-16/32 the last
+    byte of the deciding code unit).  CPython's own incremental decoder is
+    not this oracle: it holds "ED A0..BF" back (for surrogatepass,
+    bpo-24214) and raises one byte later;
+  * CPython's incremental decoder, call by call, for IncrementalDecoder.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+import utfkit
+
+pytest.register_assert_rewrite("transcode_oracle", "utf16_utf32_strategies")
+from transcode_oracle import cpython_error  # noqa: E402  (after the rewrite registration)
+from utf16_utf32_strategies import inputs_in  # noqa: E402
+
+ENCODINGS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
+
+
+# ---- helpers --------------------------------------------------------------------
+def split_at(data: bytes, cuts) -> list[bytes]:
+    cuts = sorted(set(min(max(c, 0), len(data)) for c in cuts))
+    bounds = [0, *cuts, len(data)]
+    return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+@st.composite
+def split_inputs(draw, encoding: str):
+    data = draw(inputs_in(encoding))
+    cuts = draw(st.lists(st.integers(0, len(data)), max_size=6))
+    empty = draw(st.lists(st.integers(0, 6), max_size=2))  # empty chunks too
+    chunks = split_at(data, cuts)
+    for position in empty:
+        chunks.insert(min(position, len(chunks)), b"")
+    return data, chunks
+
+
+END_REASONS = {"unexpected end of data", "truncated data"}
+
+
+def is_decided(prefix: bytes, encoding: str) -> bool:
+    """True if no bytes appended to `prefix` can make it well-formed: CPython's
+    one-shot decoder finds an error that is not just the input running out."""
+    error = cpython_error(prefix, encoding)
+    return error is not None and error[2] not in END_REASONS
+
+
+def expected_failing_call(chunks: list[bytes], encoding: str):
+    """Index of the call that must raise (len(chunks) = finish()), or None:
+    the chunk holding the first byte after which the stream is decided."""
+    fed = b""
+    for index, chunk in enumerate(chunks):
+        for byte in chunk:
+            fed += bytes((byte,))
+            if is_decided(fed, encoding):
+                return index
+    return None if cpython_error(fed, encoding) is None else len(chunks)
+
+
+def validator_failure(chunks: list[bytes], encoding: str):
+    """(index of the raising call, (start, end, reason)) or (None, None)."""
+    validator = utfkit.Validator(encoding)
+    for index, chunk in enumerate(chunks):
+        try:
+            validator.feed(chunk)
+        except UnicodeDecodeError as error:
+            assert error.encoding == encoding
+            return index, (error.start, error.end, error.reason)
+    try:
+        validator.finish()
+    except UnicodeDecodeError as error:
+        return len(chunks), (error.start, error.end, error.reason)
+    return None, None
+
+
+# ---- Validator --------------------------------------------------------------------
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@given(data=st.data())
+def test_validator_error_equals_one_shot_check_and_fails_in_cpythons_call(encoding, data):
+    whole, chunks = data.draw(split_inputs(encoding))
+    index, error = validator_failure(chunks, encoding)
+    assert error == cpython_error(whole, encoding)
+    assert index == expected_failing_call(chunks, encoding)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@given(data=st.data())
+def test_validator_fails_in_the_feed_that_delivers_the_deciding_byte(encoding, data):
+    """Byte by byte: the failing feed is the one whose byte makes the
+    prefix impossible to complete."""
+    whole = data.draw(inputs_in(encoding))
+    chunks = [whole[i : i + 1] for i in range(len(whole))]
+    index, _ = validator_failure(chunks, encoding)
+    decided = next((p for p in range(1, len(whole) + 1) if is_decided(whole[:p], encoding)), None)
+    if decided is None:
+        assert index in (None, len(chunks))  # well-formed, or cut short at the end
+    else:
+        assert index == decided - 1
+
+
+def test_validator_maximal_subpart_spanning_three_chunks():
+    validator = utfkit.Validator()
+    validator.feed(b"abc\xf0")
+    validator.feed(b"\x9f")
+    validator.feed(b"\x98")
+    assert validator.offset == 6
+    with pytest.raises(UnicodeDecodeError) as raised:
+        validator.feed(b"A")
+    error = raised.value
+    assert (error.start, error.end, error.reason) == (3, 6, "invalid continuation byte")
+    assert error.object == b"A"
+    assert (error.start, error.end, error.reason) == cpython_error(b"abc\xf0\x9f\x98A", "utf-8")
+
+
+def test_validator_error_is_sticky_until_reset():
+    validator = utfkit.Validator()
+    with pytest.raises(UnicodeDecodeError):
+        validator.feed(b"ok\xff")
+    for again in (lambda: validator.feed(b"fine"), validator.finish):
+        with pytest.raises(UnicodeDecodeError) as raised:
+            again()
+        assert (raised.value.start, raised.value.end) == (2, 3)
+    validator.reset()
+    validator.feed(b"fine")
+    validator.finish()
+    assert validator.offset == 4
+
+
+def test_validator_finish_reports_unfinished_character_and_closes_the_stream():
+    validator = utfkit.Validator()
+    validator.feed(b"x\xe2\x82")
+    with pytest.raises(UnicodeDecodeError) as raised:
+        validator.finish()
+    assert (raised.value.start, raised.value.end, raised.value.reason) == (1, 3, "unexpected end of data")
+    assert raised.value.object == b"\xe2\x82"
+    done = utfkit.Validator()
+    done.feed(b"x")
+    done.finish()
+    with pytest.raises(ValueError, match="after finish"):
+        done.feed(b"y")
+
+
+@pytest.mark.parametrize("chunk", [bytearray(b"ab\xc3"), memoryview(b"ab\xc3"), b"ab\xc3"])
+def test_validator_reads_any_bytes_like_object(chunk):
+    validator = utfkit.Validator()
+    validator.feed(chunk)
+    validator.feed(bytearray(b"\xa9"))
+    validator.finish()
+
+
+def test_validator_rejects_str_and_unknown_encodings():
+    with pytest.raises(TypeError, match="str"):
+        utfkit.Validator().feed("text")
+    with pytest.raises(LookupError):
+        utfkit.Validator("no-such-encoding")
+    with pytest.raises(LookupError):
+        utfkit.Validator("latin-1")
+
+
+def test_validator_offset_counts_bytes_of_successful_feeds():
+    validator = utfkit.Validator("utf-16-le")
+    validator.feed(b"a\x00b")
+    assert validator.offset == 3
+    with pytest.raises(UnicodeDecodeError):
+        validator.feed(b"\x00\x00\xdc")  # lone trail surrogate
+    assert validator.offset == 3
+
+
+# ---- IncrementalTranscoder --------------------------------------------------------
+def transcode_in_chunks(chunks, from_, to, errors):
+    transcoder = utfkit.IncrementalTranscoder(from_, to, errors)
+    pieces = []
+    try:
+        for chunk in chunks:
+            pieces.append(transcoder.feed(chunk))
+        pieces.append(transcoder.finish())
+    except UnicodeDecodeError as error:
+        return ("raised", error.start, error.end, error.reason, len(pieces))
+    assert all(type(piece) is bytes for piece in pieces)
+    return ("returned", b"".join(pieces))
+
+
+def transcode_one_shot(whole, from_, to, errors):
+    try:
+        return ("returned", utfkit.transcode(whole, from_, to, errors))
+    except UnicodeDecodeError as error:
+        return ("raised", error.start, error.end, error.reason)
+
+
+@pytest.mark.parametrize("from_", ENCODINGS)
+@settings(max_examples=150)
+@given(data=st.data())
+def test_incremental_transcoder_equals_one_shot_transcode(from_, data):
+    whole, chunks = data.draw(split_inputs(from_))
+    to = data.draw(st.sampled_from(ENCODINGS))
+    errors = data.draw(st.sampled_from(["strict", "replace", "ignore"]))
+    streamed = transcode_in_chunks(chunks, from_, to, errors)
+    one_shot = transcode_one_shot(whole, from_, to, errors)
+    assert streamed[:4] == one_shot
+    if streamed[0] == "raised":  # fail-fast, in the call the Validator fails in
+        assert streamed[4] == expected_failing_call(chunks, from_)
+
+
+def test_incremental_transcoder_character_split_at_every_byte():
+    text = "a€😀é".encode("utf-8")
+    for cut in range(len(text) + 1):
+        transcoder = utfkit.IncrementalTranscoder("utf-8", "utf-16-le")
+        out = transcoder.feed(text[:cut]) + transcoder.feed(text[cut:]) + transcoder.finish()
+        assert out == "a€😀é".encode("utf-16-le")
+
+
+def test_incremental_transcoder_rejects_unsupported_errors_and_types():
+    with pytest.raises(ValueError, match="strict"):
+        utfkit.IncrementalTranscoder("utf-8", "utf-16-le", "surrogateescape")
+    with pytest.raises(LookupError):
+        utfkit.IncrementalTranscoder("utf-8", "latin-1")
+    with pytest.raises(TypeError):
+        utfkit.IncrementalTranscoder("utf-8", "utf-16-le").feed("text")
+
+
+# ---- threads ------------------------------------------------------------------------
+def test_stateful_objects_refuse_concurrent_use():
+    """A call made while another is inside the object raises RuntimeError;
+    the object is unharmed.  Deterministic: the first call is held inside
+    the object (its guard taken) while the second is made."""
+    objects = [
+        (utfkit.Validator(), lambda o: o.feed(b"abc")),
+        (utfkit.IncrementalTranscoder("utf-8", "utf-32-le"), lambda o: o.feed(b"abc")),
+    ]
+    for obj, call in objects:
+        with obj._guard:  # another thread is inside
+            errors = []
+            worker = threading.Thread(target=lambda: errors.append(_raises(call, obj)))
+            worker.start()
+            worker.join()
+            assert errors == [RuntimeError]
+        call(obj)  # usable again afterwards
+
+
+def _raises(call, obj):
+    try:
+        call(obj)
+    except Exception as error:  # noqa: BLE001 - the type is the result
+        return type(error)
+    return None
+
+
+def test_validators_in_many_threads_give_the_same_answers():
+    good = ("κόσμε 中文 😀 " * 20000).encode()
+    bad = good[:-7] + b"\xed\xa0\x80" + good[-4:]
+    expected = cpython_error(bad, "utf-8")
+    results = []
+
+    def work(data):
+        validator = utfkit.Validator()
+        try:
+            for start in range(0, len(data), 65536):
+                validator.feed(memoryview(data)[start : start + 65536])
+            validator.finish()
+            results.append(None)
+        except UnicodeDecodeError as error:
+            results.append((error.start, error.end, error.reason))
+
+    threads = [threading.Thread(target=work, args=(good if i % 2 else bad,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results, key=repr) == sorted([None] * 4 + [expected] * 4, key=repr)
+
+
+# ---- a stateful model of the three objects ------------------------------------------
+class StreamMachine(RuleBasedStateMachine):
+    """Random interleavings of feed / finish / reset / getstate-setstate,
+    checked against one-shot processing of the bytes fed so far."""
+
+    @initialize(encoding=st.sampled_from(ENCODINGS), errors=st.sampled_from(["strict", "replace"]))
+    def start(self, encoding, errors):
+        self.encoding, self.errors = encoding, errors
+        self.to = "utf-32-be" if encoding == "utf-8" else "utf-8"
+        self.reset()
+
+    def reset(self):
+        self.fed = b""
+        self.failed = False
+        self.validator = utfkit.Validator(self.encoding)
+        self.decoder = utfkit.IncrementalDecoder(self.encoding, self.errors)
+        self.transcoder = utfkit.IncrementalTranscoder(self.encoding, self.to, self.errors)
+        self.decoded, self.transcoded = "", b""
+
+    @precondition(lambda self: not self.failed)
+    @rule(data=st.data())
+    def feed(self, data):
+        chunk = data.draw(inputs_in(self.encoding))[:12]
+        fed = self.fed + chunk
+        decided = is_decided(fed, self.encoding)
+        try:
+            self.validator.feed(chunk)
+            assert not decided
+        except UnicodeDecodeError as error:
+            assert decided
+            assert (error.start, error.end, error.reason) == cpython_error(fed, self.encoding)
+            self.failed = True
+        if self.errors == "strict" and decided:
+            with pytest.raises(UnicodeDecodeError):
+                self.transcoder.feed(chunk)
+            return
+        self.decoded += self.decoder.decode(chunk)
+        self.transcoded += self.transcoder.feed(chunk)
+        self.fed = fed
+
+    @precondition(lambda self: not self.failed)
+    @rule()
+    def move_decoder_state(self):
+        state = self.decoder.getstate()
+        self.decoder = utfkit.IncrementalDecoder(self.encoding, self.errors)
+        self.decoder.setstate(state)
+
+    @rule()
+    def finish(self):
+        if not self.failed:
+            expected = cpython_error(self.fed, self.encoding)
+            try:
+                self.validator.finish()
+                assert expected is None
+            except UnicodeDecodeError as error:
+                assert (error.start, error.end, error.reason) == expected
+            if expected is None or self.errors != "strict":
+                self.decoded += self.decoder.decode(b"", final=True)
+                self.transcoded += self.transcoder.finish()
+                assert self.decoded == self.fed.decode(self.encoding, self.errors)
+                assert self.transcoded == utfkit.transcode(self.fed, self.encoding, self.to, self.errors)
+        self.reset()
+
+    @invariant()
+    def offsets_agree(self):
+        if not self.failed:
+            assert self.validator.offset == len(self.fed) == self.transcoder.offset
+
+
+def test_stream_objects_follow_the_one_shot_model():
+    run_state_machine_as_test(
+        StreamMachine, settings=settings(max_examples=60, stateful_step_count=12, deadline=None)
+    )
