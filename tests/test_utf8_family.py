@@ -184,3 +184,25 @@ def test_wrong_types_and_unknown_names_raise_the_standard_errors():
         utfkit.encode(b"bytes", "cesu-8")
     with pytest.raises(LookupError):
         utfkit.validate(b"", "wtf-16")
+
+
+def test_cli_check_finds_a_wtf8_pair_split_by_its_read_chunks(tmp_path):
+    """`utfkit check -e wtf-8` reads 1 MiB chunks: a lead surrogate ending
+    one chunk is carried, so the trail starting the next is reported."""
+    import subprocess
+    import sys
+
+    from utfkit.cli import CHUNK_SIZE
+
+    path = tmp_path / "names.wtf8"
+    head = b"line1\n" + b"x" * (CHUNK_SIZE - 9)
+    path.write_bytes(head + b"\xed\xa0\xbd\xed\xb2\xa9\n")
+    result = subprocess.run([sys.executable, "-m", "utfkit", "check", "-e", "wtf-8", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    offset = len(head) + 3
+    assert f":2:{offset - 6 + 1}: offset {offset}: surrogate pair byte sequence" in result.stdout
+    for form in ("mutf-8", "cesu-8"):  # the pair joins there
+        result = subprocess.run([sys.executable, "-m", "utfkit", "check", "-e", form, str(path)],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stdout + result.stderr

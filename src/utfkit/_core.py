@@ -244,16 +244,23 @@ def _utf8_family_reason(status: int, encoding: str, unit: int, to: Optional[str]
     return _UTF_8_REASONS[status]
 
 
+def _utf8_family_unit(subsequence: bytes, status: int) -> int:
+    """reason()'s `unit` for WTF-8, CESU-8, MUTF-8: the first byte of the
+    ill-formed subsequence, or the surrogate a surrogate byte sequence
+    (ED A0..BF 80..BF) encodes."""
+    if status == lib.UTFKIT_SURROGATE:
+        return 0xD000 | (subsequence[1] & 0x3F) << 6 | (subsequence[2] & 0x3F)
+    return subsequence[0]
+
+
 def _decode_error(data: object, encoding: str, result: Any, to: Optional[str] = None) -> UnicodeDecodeError:
     whole = _as_bytes(data)
     start = result.position
     unit = 0
     if encoding.startswith("utf-16") and result.status == lib.UTFKIT_SURROGATE:
         unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
-    elif encoding in _UTF8_FAMILY_NAMES and start < len(whole):
-        unit = whole[start]
-        if result.status == lib.UTFKIT_SURROGATE:  # ED A0..BF 80..BF: the surrogate
-            unit = 0xD000 | (whole[start + 1] & 0x3F) << 6 | (whole[start + 2] & 0x3F)
+    elif encoding in _UTF8_FAMILY_FORMS and start < len(whole):
+        unit = _utf8_family_unit(whole[start : start + 3], result.status)
     why = reason(result.status, encoding, unit, result.subpart_length, to)
     return UnicodeDecodeError(encoding, whole, start, start + result.subpart_length, why)
 
