@@ -23,9 +23,12 @@ static const utfkit_kernel kernel_avx512 = KERNEL(avx512);
 
 /* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI
  * and VBMI2 as well, which not every AVX-512 CPU has; without them the
- * avx512 kernel transcodes with the scalar readers. */
+ * avx512 kernel transcodes with the avx2 blocks. */
 static const utfkit_transcoders no_transcoders = {NULL, NULL, NULL, NULL};
 #if defined(UTFKIT_X86_64)
+static const utfkit_transcoders transcoders_avx2 = {
+    utfkit_utf8_to_utf16_avx2, utfkit_utf8_to_utf32_avx2,
+    utfkit_utf16_to_utf8_avx2, utfkit_utf32_to_utf8_avx2};
 static const utfkit_transcoders transcoders_avx512 = {
     utfkit_utf8_to_utf16_avx512, utfkit_utf8_to_utf32_avx512,
     utfkit_utf16_to_utf8_avx512, utfkit_utf32_to_utf8_avx512};
@@ -65,6 +68,8 @@ static const utfkit_transcoders *transcoders_for(const utfkit_kernel *kernel)
 #if defined(UTFKIT_X86_64)
     if (kernel == &kernel_avx512 && utfkit_transcoders_supported_avx512())
         return &transcoders_avx512;
+    if ((kernel == &kernel_avx512 || kernel == &kernel_avx2) && utfkit_transcoders_supported_avx2())
+        return &transcoders_avx2;
 #endif
     (void)kernel;
     return &no_transcoders;

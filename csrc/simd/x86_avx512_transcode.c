@@ -163,12 +163,13 @@ static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
  * a narrower second byte: no C0, C1 or F5..FF anywhere, E0 A0..BF,
  * ED 80..9F, F0 90..BF, F4 80..8F. */
 static inline int block_is_well_formed(__m512i block, uint64_t continuation, uint64_t taken,
-                                       size_t consumed, __m512i byte_index)
+                                       size_t consumed, __m512i byte_index, uint64_t *four_bytes)
 {
     uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
     uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
     uint64_t three = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
     uint64_t four = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
+    *four_bytes = four;
     if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
         return 0;
     /* Every taken lead starts by byte 60, so its second byte is in the block. */
@@ -227,6 +228,76 @@ static inline uint8_t *put_utf32(uint8_t *out, __m512i code_point, unsigned lane
     return out + 4 * lanes;
 }
 
+/* VPERMT2B indexes that interleave the low bytes (first operand) and high
+ * bytes (second) of code units `first`.. into UTF-16 units, or into UTF-32
+ * units whose upper bytes are then zeroed, in the given byte order. */
+static inline __m512i interleave_utf16(__m512i byte_index, int first, int big_endian)
+{
+    __m512i unit = _mm512_and_si512(_mm512_srli_epi16(byte_index, 1), _mm512_set1_epi8(0x7F));
+    __m512i high = _mm512_and_si512(byte_index, _mm512_set1_epi8(1));
+    if (big_endian)
+        high = _mm512_xor_si512(high, _mm512_set1_epi8(1));
+    return _mm512_add_epi8(_mm512_add_epi8(unit, _mm512_set1_epi8((char)first)),
+                           _mm512_slli_epi16(high, 6));
+}
+
+static inline __m512i interleave_utf32(__m512i byte_index, int first, int big_endian)
+{
+    __m512i unit = _mm512_and_si512(_mm512_srli_epi16(byte_index, 2), _mm512_set1_epi8(0x3F));
+    __m512i high = _mm512_and_si512(byte_index, _mm512_set1_epi8(1));
+    if (big_endian)
+        high = _mm512_xor_si512(high, _mm512_set1_epi8(1));
+    return _mm512_add_epi8(_mm512_add_epi8(unit, _mm512_set1_epi8((char)first)),
+                           _mm512_slli_epi16(high, 6));
+}
+
+/* A well-formed block whose characters are all in the BMP (1 to 3 bytes),
+ * decoded at the last byte of each character: there, the code point's low
+ * byte is yyxxxxxx -- the byte's own payload (7 bits for ASCII, 6 for a
+ * continuation byte) and two bits of the byte before -- and its high byte
+ * zzzzyyyy -- four bits of the byte before and four of the one before
+ * that (Table 3-6), where those belong to the same character.  The low
+ * and high bytes of the characters are then compressed out and
+ * interleaved into code units. */
+static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t continuation,
+                                     size_t consumed, int big_endian, int utf16,
+                                     __m512i byte_index)
+{
+    uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
+    uint64_t last_bytes = ~(continuation >> 1) & in_block;
+    __m512i before = _mm512_maskz_permutexvar_epi8(
+        continuation, _mm512_sub_epi8(byte_index, _mm512_set1_epi8(1)), block);
+    __m512i two_before = _mm512_maskz_permutexvar_epi8(
+        continuation & continuation << 1, _mm512_sub_epi8(byte_index, _mm512_set1_epi8(2)), block);
+    /* (16-bit shifts: the bits they carry across bytes are masked off) */
+    __m512i low = _mm512_ternarylogic_epi32(_mm512_and_si512(block, _mm512_set1_epi8(0x7F)),
+                                            _mm512_slli_epi16(before, 6),
+                                            _mm512_set1_epi8((char)0xC0), 0xF8); /* A | (B & C) */
+    __m512i high = _mm512_ternarylogic_epi32(_mm512_srli_epi16(before, 2),
+                                             _mm512_slli_epi16(two_before, 4),
+                                             _mm512_set1_epi8(0x0F), 0xE4); /* C ? A : B */
+    low = _mm512_maskz_compress_epi8(last_bytes, low);
+    high = _mm512_maskz_compress_epi8(last_bytes, high);
+    unsigned characters = (unsigned)__builtin_popcountll(last_bytes);
+    if (utf16) {
+        __m512i units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 0, big_endian), high);
+        _mm512_mask_storeu_epi16(out, first_lanes_32(characters), units);
+        if (characters > 32) {
+            units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 32, big_endian), high);
+            _mm512_mask_storeu_epi16(out + 64, first_lanes_32(characters - 32), units);
+        }
+        return out + 2 * characters;
+    }
+    const __mmask64 unit_bytes = big_endian ? 0xCCCCCCCCCCCCCCCCull : 0x3333333333333333ull;
+    for (unsigned first = 0; first < characters; first += 16) {
+        __m512i units = _mm512_maskz_permutex2var_epi8(
+            unit_bytes, low, interleave_utf32(byte_index, (int)first, big_endian), high);
+        unsigned lanes = characters - first < 16 ? characters - first : 16;
+        _mm512_mask_storeu_epi32(out + 4 * first, first_lanes_16(lanes), units);
+    }
+    return out + 4 * characters;
+}
+
 /* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
 static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written, int utf16)
@@ -265,8 +336,14 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         size_t consumed;
         uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
         uint64_t taken = whole_characters(~continuation, &consumed);
-        if (!block_is_well_formed(block, continuation, taken, consumed, byte_index))
+        uint64_t four_bytes;
+        if (!block_is_well_formed(block, continuation, taken, consumed, byte_index, &four_bytes))
             break;
+        i += consumed;
+        if (four_bytes == 0) { /* every character in the BMP */
+            out = put_bmp_block(out, block, continuation, consumed, big_endian, utf16, byte_index);
+            continue;
+        }
         unsigned characters = (unsigned)__builtin_popcountll(taken);
         __m512i leads = _mm512_maskz_compress_epi8(taken, byte_index);
         for (unsigned done = 0; done < characters; done += 16) {
@@ -276,7 +353,6 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                         : put_utf32(out, code_point, lanes, big_endian);
             leads = _mm512_alignr_epi32(_mm512_setzero_si512(), leads, 4);
         }
-        i += consumed;
     }
     *written = (size_t)(out - dst);
     return i;
@@ -343,6 +419,91 @@ static inline uint8_t *put_utf8(uint8_t *out, __m512i code_point, __mmask16 used
     return out + count;
 }
 
+/* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
+ * unit gives its first two UTF-8 bytes in a 16-bit lane `leading` and its
+ * third, if any, in `third`; a surrogate pair gives two bytes per unit:
+ * with w = (lead & 3FF) + 40 (bits 20..10 of the code point, Table 3-5),
+ * the lead gives 11110www 10wwwwww and the trail 10wwxxxx 10xxxxxx. */
+static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
+                                           __mmask32 surrogate)
+{
+    const __m512i six_bits_high = _mm512_set1_epi16(0x3F00);
+    __mmask32 two_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80));
+    if (two_or_more == 0) { /* ASCII: one byte each */
+        _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
+        return out + __builtin_popcount(used);
+    }
+    /* 110yyyyy 10xxxxxx: (u >> 6) | (u << 8 & 3F00) | 80C0 */
+    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
+                                            six_bits_high, 0xF8); /* A | (B & C) */
+    __m512i leading = _mm512_mask_mov_epi16(units, two_or_more,
+                                    _mm512_or_si512(two, _mm512_set1_epi16((short)0x80C0)));
+    __mmask32 three_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x800));
+    if (three_or_more == 0) { /* one or two bytes each */
+        uint64_t kept = _pdep_u64(used, 0x5555555555555555ull) |
+                        _pdep_u64(two_or_more, 0xAAAAAAAAAAAAAAAAull);
+        unsigned count = (unsigned)__builtin_popcountll(kept);
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, leading));
+        return out + count;
+    }
+    /* 1110zzzz 10yyyyyy | 10xxxxxx: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
+    __m512i three = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
+                                              six_bits_high, 0xF8);
+    leading = _mm512_mask_mov_epi16(leading, three_or_more,
+                                    _mm512_or_si512(three, _mm512_set1_epi16((short)0x80E0)));
+    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
+                                              0xEA); /* (A & B) | C */
+    __mmask32 three_bytes = three_or_more & ~surrogate;
+    if (surrogate) {
+        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
+            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
+        __mmask32 trail = surrogate & ~lead;
+        __m512i w = _mm512_add_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3FF)),
+                                     _mm512_set1_epi16(0x40));
+        __m512i from_lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 8), _mm512_slli_epi16(w, 6),
+                                                      six_bits_high, 0xF8);
+        from_lead = _mm512_or_si512(from_lead, _mm512_set1_epi16((short)0x80F0));
+        /* the lead before each trail: lane k - 1 */
+        const __m512i previous_lane = _mm512_set_epi16(
+            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
+            14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
+        __m512i before = _mm512_permutexvar_epi16(previous_lane, units);
+        __m512i from_trail = _mm512_ternarylogic_epi32(
+            _mm512_and_si512(_mm512_slli_epi16(before, 4), _mm512_set1_epi16(0x30)),
+            _mm512_srli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3C0)), 6),
+            _mm512_and_si512(_mm512_slli_epi16(units, 8), six_bits_high), 0xFE); /* A | B | C */
+        from_trail = _mm512_or_si512(from_trail, _mm512_set1_epi16((short)0x8080));
+        leading = _mm512_mask_mov_epi16(leading, lead, from_lead);
+        leading = _mm512_mask_mov_epi16(leading, trail, from_trail);
+    }
+    /* Per unit a 32-bit lane: leading's two bytes, then third (Table 3-6 order). */
+    const __m512i low_half = _mm512_set_epi8(
+        0, 64 + 15, 31, 30, 0, 64 + 14, 29, 28, 0, 64 + 13, 27, 26, 0, 64 + 12, 25, 24,
+        0, 64 + 11, 23, 22, 0, 64 + 10, 21, 20, 0, 64 + 9, 19, 18, 0, 64 + 8, 17, 16,
+        0, 64 + 7, 15, 14, 0, 64 + 6, 13, 12, 0, 64 + 5, 11, 10, 0, 64 + 4, 9, 8,
+        0, 64 + 3, 7, 6, 0, 64 + 2, 5, 4, 0, 64 + 1, 3, 2, 0, 64 + 0, 1, 0);
+    /* third's byte of unit k is its byte 2k */
+    __m512i third_bytes = _mm512_maskz_compress_epi8(0x5555555555555555ull, third);
+    for (int half = 0; half < 2; half++) {
+        __mmask16 in_half = (__mmask16)(used >> (16 * half));
+        if (in_half == 0)
+            break;
+        __m512i index = _mm512_add_epi8(low_half, _mm512_maskz_set1_epi8(0x7777777777777777ull,
+                                                                         (char)(32 * half)));
+        /* unit bytes: leading lane (2 bytes) at 2k, 2k+1; third at 64 + k */
+        index = _mm512_mask_add_epi8(index, 0x4444444444444444ull, index,
+                                     _mm512_set1_epi8((char)(-16 * half)));
+        __m512i lanes = _mm512_permutex2var_epi8(leading, index, third_bytes);
+        uint64_t kept = _pdep_u64(in_half, 0x1111111111111111ull) |
+                        _pdep_u64((two_or_more >> (16 * half)) & 0xFFFF, 0x2222222222222222ull) |
+                        _pdep_u64((three_bytes >> (16 * half)) & 0xFFFF, 0x4444444444444444ull);
+        unsigned count = (unsigned)__builtin_popcountll(kept);
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, lanes));
+        out += count;
+    }
+    return out;
+}
+
 size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
@@ -352,26 +513,26 @@ size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_16(units);
-        /* D800..DFFF: a surrogate, which the scalar reader pairs or reports. */
+        /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
+         * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
+         * the end of the 32 units waits for the next step, and anything
+         * else stops the step there, for the scalar reader. */
         __mmask32 surrogate = _mm512_cmpeq_epi16_mask(
             _mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)), _mm512_set1_epi16((short)0xD800));
-        unsigned taken = surrogate ? (unsigned)__builtin_ctz(surrogate) : 32;
-        if (taken == 0)
-            break;
-        __mmask32 used = first_lanes_32(taken);
-        if (_mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80)) == 0) {
-            _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
-            out += taken;
-        } else {
-            __m512i low = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
-            __m512i high = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(units, 1));
-            out = put_utf8(out, low, (__mmask16)used, 0);
-            if (taken > 16)
-                out = put_utf8(out, high, (__mmask16)(used >> 16), 0);
+        unsigned taken = 32;
+        if (surrogate) {
+            __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
+                _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
+            __mmask32 trail = surrogate & ~lead;
+            uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
+            if (unpaired)
+                taken = (unsigned)__builtin_ctz(unpaired);
+            if (taken == 0)
+                break;
         }
+        __mmask32 used = first_lanes_32(taken);
+        out = put_utf8_from_utf16(out, units, used, surrogate & used);
         i += 2 * taken;
-        if (taken < 32)
-            break;
     }
     *written = (size_t)(out - dst);
     return i;

@@ -1,0 +1,485 @@
+/*
+ * x86_avx2_transcode.c -- transcoding blocks for CPUs with AVX2 and BMI2:
+ * the `utfkit_transcoders` of kernels.h for the avx2 kernel (and for the
+ * avx512 kernel on CPUs without VBMI2).
+ *
+ * AVX2 has no byte compression and no permute across its 128-bit halves,
+ * so variable-length output is packed 16 bytes at a time with PSHUFB and a
+ * table indexed by a small mask (x86_shuffle_tables.h, written by
+ * gen_x86_shuffle_tables.py):
+ *
+ *   UTF-8 -> UTF-16 / UTF-32, 32 input bytes per step: the block is checked
+ *     against Table 3-7 (continuation bytes exactly where the lead bytes
+ *     ask for them; no C0, C1; E0 A0..BF; ED 80..9F), then every code
+ *     point is computed at its character's last byte from that byte and the
+ *     one or two before it (the byte-wise method of x86_avx512_transcode.c)
+ *     and the code units at last bytes are packed 8 positions at a time (a
+ *     surrogate pair takes the last two bytes of its character).  Blocks
+ *     that are not well-formed go to the scalar reader.
+ *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
+ *     lane, lead byte first (Table 3-6), and the first 1..4 bytes of four
+ *     lanes are gathered per PSHUFB.  Surrogates (UTF-16) and units that are
+ *     not scalar values stop the block there.
+ *
+ * Nothing past *written changes (see byte_writer); whole 16-byte stores
+ * stay inside the room kernels.h promises (the worst-case output of the
+ * whole input).
+ */
+#include <string.h>
+
+#include "../kernels.h"
+
+#if defined(UTFKIT_X86_64)
+#include <immintrin.h>
+
+#include "x86_shuffle_tables.h"
+
+int utfkit_transcoders_supported_avx2(void)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
+}
+
+/* Everything below is compiled for these features, with no -m flag for the build. */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi2,popcnt"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi2,popcnt")
+#endif
+
+/* Variable-length output, 16-byte vectors of which the first `count`
+ * bytes count.  Each vector is stored whole only once the next one is
+ * known, whose store then covers the first one's surplus bytes; the last
+ * one is copied exactly (byte_writer_finish), so nothing past the output
+ * changes.  (Storing each exactly would mean reading back bytes just
+ * stored, which stalls store forwarding.) */
+typedef struct byte_writer {
+    uint8_t *out;
+    __m128i pending;
+    unsigned count;
+} byte_writer;
+
+static inline byte_writer byte_writer_at(uint8_t *out)
+{
+    byte_writer writer = {out, _mm_setzero_si128(), 0};
+    return writer;
+}
+
+static inline void byte_writer_put(byte_writer *writer, __m128i bytes, unsigned count)
+{
+    if (count == 0)
+        return;
+    if (writer->count != 0) {
+        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
+        writer->out += writer->count;
+    }
+    writer->pending = bytes;
+    writer->count = count;
+}
+
+/* Stores what is pending whole, for a store of at least 16 bytes at the
+ * returned address to follow. */
+static inline uint8_t *byte_writer_before_wide_store(byte_writer *writer)
+{
+    if (writer->count != 0) {
+        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
+        writer->out += writer->count;
+        writer->count = 0;
+    }
+    return writer->out;
+}
+
+static inline uint8_t *byte_writer_finish(byte_writer *writer)
+{
+    uint8_t bytes[16];
+    _mm_storeu_si128((__m128i *)bytes, writer->pending);
+    memcpy(writer->out, bytes, writer->count);
+    return writer->out + writer->count;
+}
+
+/* Writes the first `lanes` 32-bit lanes (of 8), and nothing else. */
+static inline void store_lanes_32(uint8_t *out, __m256i units, unsigned lanes)
+{
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    _mm256_maskstore_epi32((int *)out, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)lanes), lane), units);
+}
+
+static inline __m256i swap_16(__m256i v)
+{
+    const __m256i order = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                                           1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    return _mm256_shuffle_epi8(v, order);
+}
+
+static inline __m256i swap_32(__m256i v)
+{
+    const __m256i order = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+                                           3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    return _mm256_shuffle_epi8(v, order);
+}
+
+/* Unsigned byte comparisons, as AVX2 has only signed ones. */
+static inline __m256i at_least(__m256i v, uint8_t bound)
+{
+    return _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8((char)bound)), v);
+}
+
+static inline __m256i at_most(__m256i v, uint8_t bound)
+{
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8((char)bound)), v);
+}
+
+static inline uint32_t byte_mask(__m256i v)
+{
+    return (uint32_t)_mm256_movemask_epi8(v);
+}
+
+/* ---- UTF-8 -> UTF-16 / UTF-32 ---- */
+
+/* A character that starts in bytes 0..LAST_LEAD of a 32-byte block ends
+ * inside it. */
+#define LAST_LEAD 28
+
+/* Each byte's predecessor one or two bytes back (zero before the block). */
+static inline __m256i byte_before(__m256i v)
+{
+    return _mm256_alignr_epi8(v, _mm256_permute2x128_si256(v, v, 0x08), 15);
+}
+
+static inline __m256i byte_two_before(__m256i v)
+{
+    return _mm256_alignr_epi8(v, _mm256_permute2x128_si256(v, v, 0x08), 14);
+}
+
+static inline __m256i byte_three_before(__m256i v)
+{
+    return _mm256_alignr_epi8(v, _mm256_permute2x128_si256(v, v, 0x08), 13);
+}
+
+static inline __m256i byte_after(__m256i v)
+{
+    return _mm256_alignr_epi8(_mm256_permute2x128_si256(v, v, 0x81), v, 1);
+}
+
+/* Packs the code units of the positions set in `last` (8 bits) of eight
+ * 16-bit lanes and writes them as UTF-16 (through the byte writer) or
+ * UTF-32 (exact masked stores, at *out). */
+static inline void put_units(byte_writer *writer, uint8_t **out, __m128i units, unsigned last,
+                             int big_endian, int utf16)
+{
+    units = _mm_shuffle_epi8(units, _mm_load_si128((const __m128i *)utfkit_kept_units[last]));
+    unsigned count = (unsigned)__builtin_popcount(last);
+    if (utf16) {
+        byte_writer_put(writer, units, 2 * count);
+        return;
+    }
+    __m256i wide = _mm256_cvtepu16_epi32(units);
+    if (big_endian)
+        wide = swap_32(wide);
+    store_lanes_32(*out, wide, count);
+    *out += 4 * count;
+}
+
+/* UTF-32 of the positions set in `last` of eight lanes whose low 16 bits
+ * are in `units` and bits 16..20 in the low bytes of `tops`. */
+static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops, unsigned last,
+                                      int big_endian)
+{
+    const __m128i kept = _mm_load_si128((const __m128i *)utfkit_kept_units[last]);
+    units = _mm_shuffle_epi8(units, kept);
+    tops = _mm_shuffle_epi8(tops, kept);
+    __m256i wide = _mm256_set_m128i(_mm_unpackhi_epi16(units, tops), _mm_unpacklo_epi16(units, tops));
+    if (big_endian)
+        wide = swap_32(wide);
+    unsigned count = (unsigned)__builtin_popcount(last);
+    store_lanes_32(out, wide, count);
+    return out + 4 * count;
+}
+
+static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written, int utf16)
+{
+    size_t i = 0;
+    uint8_t *out = dst; /* UTF-32 */
+    byte_writer writer = byte_writer_at(dst); /* UTF-16 */
+    while (len - i >= 32) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (_mm256_movemask_epi8(block) == 0) { /* 32 characters of one byte */
+            if (utf16) {
+                out = byte_writer_before_wide_store(&writer);
+                __m256i low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(block));
+                __m256i high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(block, 1));
+                if (big_endian) {
+                    low = swap_16(low);
+                    high = swap_16(high);
+                }
+                _mm256_storeu_si256((__m256i *)out, low);
+                _mm256_storeu_si256((__m256i *)(out + 32), high);
+                writer.out = out + 64;
+            } else {
+                for (int quarter = 0; quarter < 4; quarter++) {
+                    __m128i part = quarter < 2 ? _mm256_castsi256_si128(block)
+                                               : _mm256_extracti128_si256(block, 1);
+                    __m256i units = _mm256_cvtepu8_epi32(quarter & 1 ? _mm_srli_si128(part, 8) : part);
+                    if (big_endian)
+                        units = swap_32(units);
+                    _mm256_storeu_si256((__m256i *)(out + 32 * quarter), units);
+                }
+                out += 128;
+            }
+            i += 32;
+            continue;
+        }
+        /* 80..BF are the signed bytes below -64 */
+        __m256i is_continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
+        uint32_t continuation = byte_mask(is_continuation);
+        uint32_t leads = ~continuation;
+        size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
+        uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
+        uint32_t in_block = consumed >= 32 ? ~0u : (1u << consumed) - 1;
+        /* Table 3-7: C0..DF lead one continuation byte, E0..EF two, F0..F4
+         * three; then the rows with a narrower second byte. */
+        uint32_t two = byte_mask(at_least(block, 0xC0)) & taken;
+        uint32_t three = byte_mask(at_least(block, 0xE0)) & taken;
+        uint32_t four = byte_mask(at_least(block, 0xF0)) & taken;
+        if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+            break;
+        __m256i second = byte_after(block);
+        __m256i narrow = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8((char)0xE0)), at_most(second, 0x9F)),
+                _mm256_and_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8((char)0xED)), at_least(second, 0xA0))),
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8((char)0xF0)), at_most(second, 0x8F)),
+                _mm256_and_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8((char)0xF4)), at_least(second, 0x90))));
+        /* C0, C1 and F5..FF begin no row */
+        __m256i no_row = _mm256_or_si256(
+            _mm256_cmpeq_epi8(_mm256_and_si256(block, _mm256_set1_epi8((char)0xFE)), _mm256_set1_epi8((char)0xC0)),
+            at_least(block, 0xF5));
+        if ((byte_mask(narrow) & taken) != 0 || byte_mask(no_row) != 0)
+            break;
+        i += consumed;
+        /* At each character's last byte: low byte yyxxxxxx, high byte
+         * zzzzyyyy and, for 4-byte characters, top byte 000uuuuu (16-bit
+         * shifts; the bits they carry across bytes are masked off). */
+        __m256i continued = _mm256_and_si256(is_continuation, byte_before(is_continuation));
+        __m256i before = _mm256_and_si256(byte_before(block), is_continuation);
+        __m256i two_before = _mm256_and_si256(byte_two_before(block), continued);
+        __m256i low = _mm256_or_si256(
+            _mm256_and_si256(block, _mm256_set1_epi8(0x7F)),
+            _mm256_and_si256(_mm256_slli_epi16(before, 6), _mm256_set1_epi8((char)0xC0)));
+        __m256i high = _mm256_or_si256(
+            _mm256_and_si256(_mm256_srli_epi16(before, 2), _mm256_set1_epi8(0x0F)),
+            _mm256_and_si256(_mm256_slli_epi16(two_before, 4), _mm256_set1_epi8((char)0xF0)));
+        uint32_t last = ~(continuation >> 1) & in_block;
+        __m256i top = _mm256_setzero_si256();
+        if (four != 0) {
+            /* the last bytes of 4-byte characters: three continuation bytes in a row */
+            __m256i fourth = _mm256_and_si256(continued, byte_two_before(is_continuation));
+            top = _mm256_and_si256(
+                fourth, _mm256_or_si256(
+                            _mm256_and_si256(_mm256_srli_epi16(two_before, 4), _mm256_set1_epi8(0x03)),
+                            _mm256_and_si256(_mm256_slli_epi16(byte_three_before(block), 2),
+                                             _mm256_set1_epi8(0x1C))));
+            if (utf16) {
+                /* Table 3-5: the trail surrogate 110111xx xxxxxxxx at the last
+                 * byte, the lead 110110ww wwxxxxxx (wwww = uuuuu - 1) at the
+                 * byte before it, from the top and high bytes after it. */
+                __m256i top_after = _mm256_sub_epi8(byte_after(top), _mm256_set1_epi8(1));
+                __m256i high_after = byte_after(high);
+                __m256i lead_low = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_slli_epi16(top_after, 6), _mm256_set1_epi8((char)0xC0)),
+                    _mm256_and_si256(_mm256_srli_epi16(high_after, 2), _mm256_set1_epi8(0x3F)));
+                __m256i lead_high = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi16(top_after, 2), _mm256_set1_epi8(0x03)),
+                    _mm256_set1_epi8((char)0xD8));
+                __m256i trail_high = _mm256_or_si256(_mm256_and_si256(high, _mm256_set1_epi8(0x03)),
+                                                     _mm256_set1_epi8((char)0xDC));
+                __m256i third = byte_after(fourth);
+                high = _mm256_blendv_epi8(_mm256_blendv_epi8(high, trail_high, fourth), lead_high, third);
+                low = _mm256_blendv_epi8(low, lead_low, third);
+                last |= byte_mask(third) & in_block;
+            }
+        }
+        if (utf16 || four == 0) {
+            int swap = utf16 && big_endian;
+            __m256i first_halves = swap ? _mm256_unpacklo_epi8(high, low) : _mm256_unpacklo_epi8(low, high);
+            __m256i second_halves = swap ? _mm256_unpackhi_epi8(high, low) : _mm256_unpackhi_epi8(low, high);
+            put_units(&writer, &out, _mm256_castsi256_si128(first_halves), last & 0xFF, big_endian, utf16);
+            put_units(&writer, &out, _mm256_castsi256_si128(second_halves), last >> 8 & 0xFF, big_endian, utf16);
+            put_units(&writer, &out, _mm256_extracti128_si256(first_halves, 1), last >> 16 & 0xFF, big_endian, utf16);
+            put_units(&writer, &out, _mm256_extracti128_si256(second_halves, 1), last >> 24, big_endian, utf16);
+        } else {
+            __m256i first_halves = _mm256_unpacklo_epi8(low, high);
+            __m256i second_halves = _mm256_unpackhi_epi8(low, high);
+            __m256i first_tops = _mm256_unpacklo_epi8(top, _mm256_setzero_si256());
+            __m256i second_tops = _mm256_unpackhi_epi8(top, _mm256_setzero_si256());
+            out = put_wide_units(out, _mm256_castsi256_si128(first_halves), _mm256_castsi256_si128(first_tops),
+                                 last & 0xFF, big_endian);
+            out = put_wide_units(out, _mm256_castsi256_si128(second_halves), _mm256_castsi256_si128(second_tops),
+                                 last >> 8 & 0xFF, big_endian);
+            out = put_wide_units(out, _mm256_extracti128_si256(first_halves, 1),
+                                 _mm256_extracti128_si256(first_tops, 1), last >> 16 & 0xFF, big_endian);
+            out = put_wide_units(out, _mm256_extracti128_si256(second_halves, 1),
+                                 _mm256_extracti128_si256(second_tops, 1), last >> 24, big_endian);
+        }
+    }
+    if (utf16)
+        out = byte_writer_finish(&writer);
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+size_t utfkit_utf8_to_utf16_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1)
+                      : utf8_to_units(src, len, 0, dst, written, 1);
+}
+
+size_t utfkit_utf8_to_utf32_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 0);
+}
+
+/* ---- scalar values -> UTF-8 ---- */
+
+/* Encodes the `lanes` first scalar values of eight 32-bit lanes (Table
+ * 3-6), lead byte first in memory, and writes their bytes in turn.
+ * `supplementary` says whether any may be above FFFF. */
+static inline void put_utf8(byte_writer *writer, __m256i code_point, unsigned lanes, int supplementary)
+{
+    const __m256i six_bits = _mm256_set1_epi32(0x3F);
+    __m256i two_or_more = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x7F));
+    __m256i three_or_more = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x7FF));
+    __m256i last = _mm256_and_si256(code_point, six_bits);                          /* xxxxxx */
+    __m256i middle = _mm256_and_si256(_mm256_srli_epi32(code_point, 6), six_bits);  /* yyyyyy */
+    /* 110yyyyy 10xxxxxx */
+    __m256i two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32(code_point, 6), _mm256_slli_epi32(last, 8)),
+        _mm256_set1_epi32(0x80C0));
+    /* 1110zzzz 10yyyyyy 10xxxxxx */
+    __m256i three = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32(code_point, 12), _mm256_slli_epi32(middle, 8)),
+        _mm256_or_si256(_mm256_slli_epi32(last, 16), _mm256_set1_epi32(0x8080E0)));
+    __m256i bytes = _mm256_blendv_epi8(code_point, two, two_or_more);
+    bytes = _mm256_blendv_epi8(bytes, three, three_or_more);
+    unsigned longer = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(two_or_more));
+    unsigned longer_still = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(three_or_more));
+    /* per lane, length - 1 in two bits */
+    unsigned length_code = _pdep_u32(longer, 0x5555) + _pdep_u32(longer_still, 0x5555);
+    if (supplementary) {
+        __m256i four_bytes = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0xFFFF));
+        unsigned longest = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(four_bytes));
+        if (longest) {
+            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+            __m256i upper = _mm256_and_si256(_mm256_srli_epi32(code_point, 12), six_bits);
+            __m256i four = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32(code_point, 18), _mm256_slli_epi32(upper, 8)),
+                _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(middle, 16),
+                                                _mm256_slli_epi32(last, 24)),
+                                _mm256_set1_epi32((int)0x808080F0)));
+            bytes = _mm256_blendv_epi8(bytes, four, four_bytes);
+            length_code += _pdep_u32(longest, 0x5555);
+        }
+    }
+    for (unsigned half = 0; half < 2 && 4 * half < lanes; half++) {
+        __m128i quarter = half ? _mm256_extracti128_si256(bytes, 1) : _mm256_castsi256_si128(bytes);
+        unsigned code = length_code >> (8 * half) & 0xFF;
+        unsigned in_half = lanes - 4 * half < 4 ? lanes - 4 * half : 4;
+        /* lanes past `in_half` count as one byte each in the table's length */
+        code &= (1u << (2 * in_half)) - 1;
+        unsigned count = utfkit_lane_prefixes_length[code] - (4 - in_half);
+        quarter = _mm_shuffle_epi8(quarter, _mm_load_si128((const __m128i *)utfkit_lane_prefixes[code]));
+        byte_writer_put(writer, quarter, count);
+    }
+}
+
+/* Packs the low bytes of 16 units (all below 80) and writes `count` of them. */
+static inline void put_ascii_units(byte_writer *writer, __m256i units, unsigned count)
+{
+    __m256i packed = _mm256_packus_epi16(units, units);
+    packed = _mm256_permute4x64_epi64(packed, 0x08); /* lanes 0 and 2 to the front */
+    byte_writer_put(writer, _mm256_castsi256_si128(packed), count);
+}
+
+size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 32) {
+        __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (big_endian)
+            units = swap_16(units);
+        /* D800..DFFF: a surrogate, which the scalar reader pairs or reports. */
+        uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
+            _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
+        unsigned taken = surrogate ? (unsigned)__builtin_ctz(surrogate) / 2 : 16;
+        if (taken == 0)
+            break;
+        __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
+        uint32_t in_taken = taken == 16 ? ~0u : (1u << (2 * taken)) - 1;
+        if ((~byte_mask(ascii) & in_taken) == 0) {
+            put_ascii_units(&writer, units, taken);
+        } else {
+            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)),
+                     taken < 8 ? taken : 8, 0);
+            if (taken > 8)
+                put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)),
+                         taken - 8, 0);
+        }
+        i += 2 * taken;
+    }
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 32) {
+        __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (big_endian)
+            units = swap_32(units);
+        /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar
+         * values (unit >> 16 fits a signed compare). */
+        __m256i invalid = _mm256_or_si256(
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(0x10)),
+            _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
+                               _mm256_set1_epi32(0xD800)));
+        unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(invalid));
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
+        if (taken == 0)
+            break;
+        __m256i wide = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0x7F));
+        unsigned non_ascii = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(wide)) & ((1u << taken) - 1);
+        if (non_ascii == 0) {
+            __m256i packed = _mm256_packus_epi32(units, units); /* 16-bit, per 128-bit half */
+            packed = _mm256_permute4x64_epi64(packed, 0x08);
+            put_ascii_units(&writer, packed, taken);
+        } else {
+            put_utf8(&writer, units, taken, 1);
+        }
+        i += 4 * taken;
+    }
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#endif
