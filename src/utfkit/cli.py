@@ -1,6 +1,8 @@
 """The ``utfkit`` command (DESIGN.md section 3).
 
     utfkit check [FILE...] [-e ENC] [--json] [-q]
+    utfkit convert -f ENC -t ENC [--errors E] [IN [OUT]]
+    utfkit fix [IN [OUT]]
     utfkit bench [--corpus DIR] [--json] ...
     utfkit info
 
@@ -16,6 +18,14 @@ the bytes shown are the maximal subpart (Unicode 3.9, D93b) -- for UTF-16
 and UTF-32 (-e utf-16-le and so on), the ill-formed code units.  Exit status:
 0 when every input is valid, 1 when some input is invalid, 2 on a usage or
 I/O error.
+
+``convert`` and ``fix`` stream IN (standard input when absent or ``-``) to
+OUT (standard output when absent or ``-``) in fixed-size chunks through
+utfkit.IncrementalTranscoder, so memory stays bounded whatever the size.
+OUT is written atomically: into a temporary file beside it, renamed over OUT
+only when the whole conversion succeeded.  Exit status as for ``check``; an
+ill-formed input (with ``--errors strict``) is reported as ``check`` reports
+it.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from typing import BinaryIO, List, Optional, Sequence
 
 from . import __version__, _core
 from .codec import decodable_prefix_length
+from .stream import IncrementalTranscoder
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -185,6 +196,179 @@ def _command_check(args: argparse.Namespace) -> int:
     return status
 
 
+class _UsageError(Exception):
+    """A problem with the command line or a file: exit status 2."""
+
+
+class _AtomicOutput:
+    """OUT written through a temporary file in OUT's directory, renamed
+    over OUT by commit(); discard() (or an exception) leaves OUT as it was.
+    The file gets OUT's permissions if it exists, else the umask's."""
+
+    def __init__(self, path: str) -> None:
+        directory = os.path.dirname(os.path.abspath(path))
+        name = os.path.basename(path)
+        import tempfile
+
+        try:
+            descriptor, self.temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".utfkit-tmp", dir=directory)
+        except OSError as error:
+            raise _UsageError(f"{path}: cannot write in {directory}: {error.strerror or error}") from None
+        self.path = path
+        self.stream = os.fdopen(descriptor, "wb")
+
+    def commit(self) -> None:
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+        try:
+            mode = os.stat(self.path).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(self.temporary, mode)
+        self.stream.close()
+        os.replace(self.temporary, self.path)
+
+    def discard(self) -> None:
+        self.stream.close()
+        try:
+            os.unlink(self.temporary)
+        except FileNotFoundError:
+            pass
+
+
+class _Progress:
+    """Bytes done so far on stderr, when it is a terminal and the input is
+    large (or of unknown size); rewritten in place at most 5 times a second."""
+
+    def __init__(self, name: str, size: Optional[int], enabled: bool) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._name, self._size = name, size
+        self._enabled = enabled and (size is None or size >= PROGRESS_MIN_SIZE)
+        self._last = 0.0
+
+    def update(self, done: int) -> None:
+        if not self._enabled or self._clock() - self._last < 0.2:
+            return
+        self._last = self._clock()
+        if self._size:
+            sys.stderr.write(f"\r{self._name}: {100 * done // self._size}% of {self._size / 1e9:.2f} GB")
+        else:
+            sys.stderr.write(f"\r{self._name}: {done / 1e6:.0f} MB")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self._enabled and self._last:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def _stream_size(stream: BinaryIO) -> Optional[int]:
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):  # e.g. io.BytesIO in tests
+        return None
+    import stat
+
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def _invalid_input_report(
+    source: BinaryIO, name: str, encoding: str, error: UnicodeDecodeError, chunk_offset: int
+) -> str:
+    """check's report for the error; for input that cannot be read again
+    (a pipe), the offset, reason and -- when they are all in the chunk that
+    failed (error.object, which began at chunk_offset) -- the bytes."""
+    try:
+        if source.seekable():
+            source.seek(0)
+            finding = _check_stream(source, name, None, False, encoding)
+            if not finding.valid and finding.offset == error.start:
+                return finding.text()
+    except OSError:
+        pass
+    report = f"{name}: offset {error.start}: {error.reason}"
+    first, last = error.start - chunk_offset, error.end - chunk_offset
+    if 0 <= first and last <= len(error.object):
+        report += " (bytes " + " ".join(f"{byte:02X}" for byte in error.object[first:last]) + ")"
+    return report
+
+
+def _convert(
+    source: BinaryIO, name: str, target: BinaryIO, transcoder: IncrementalTranscoder,
+    chunk_size: int, progress: _Progress,
+) -> None:
+    """Read source in chunks of chunk_size bytes into one reused buffer,
+    write each chunk's conversion to target."""
+    buffer = bytearray(chunk_size)
+    view = memoryview(buffer)
+    done = 0
+    while True:
+        read = source.readinto(buffer)  # type: ignore[attr-defined]
+        if not read:
+            break
+        target.write(transcoder.feed(view[:read]))
+        done += read
+        progress.update(done)
+    target.write(transcoder.finish())
+
+
+def _command_convert(args: argparse.Namespace) -> int:
+    command = args.command
+    try:
+        from_ = _core._normalize_encoding(args.from_encoding, command, "from")
+        to = _core._normalize_encoding(args.to_encoding, command, "to")
+        transcoder = IncrementalTranscoder(from_, to, args.errors)
+        if args.chunk_size < 1:
+            raise ValueError("--chunk-size must be at least 1")
+    except (LookupError, ValueError, TypeError) as error:
+        print(f"utfkit {command}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    in_path = args.input if args.input not in (None, "-") else None
+    out_path = args.output if args.output not in (None, "-") else None
+    name = in_path or "<stdin>"
+    output: Optional[_AtomicOutput] = None
+    source: Optional[BinaryIO] = None
+    try:
+        source = open(in_path, "rb") if in_path else sys.stdin.buffer
+        if out_path is not None and in_path is not None and os.path.exists(out_path) \
+                and os.path.samefile(in_path, out_path):
+            raise _UsageError(f"{out_path}: is also the input; write to another file")
+        output = _AtomicOutput(out_path) if out_path is not None else None
+        target = output.stream if output else sys.stdout.buffer
+        progress = _Progress(name, _stream_size(source), sys.stderr.isatty() and not args.quiet)
+        try:
+            _convert(source, name, target, transcoder, args.chunk_size, progress)
+        finally:
+            progress.clear()
+        if output:
+            output.commit()
+            output = None
+        else:
+            target.flush()
+        return EXIT_VALID
+    except UnicodeDecodeError as error:
+        if not args.quiet:
+            report = _invalid_input_report(source, name, from_, error, transcoder.offset)  # type: ignore[arg-type]
+            print(report, file=sys.stderr)
+        return EXIT_INVALID
+    except _UsageError as error:
+        print(f"utfkit {command}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as error:
+        where = error.filename or name
+        print(f"utfkit {command}: {where}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        if output is not None:
+            output.discard()
+        if source is not None and in_path:
+            source.close()
+
+
 def _command_info(args: argparse.Namespace) -> int:
     import cffi
 
@@ -251,6 +435,38 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing; exit status only")
     check.set_defaults(run=_command_check)
 
+    convert = commands.add_parser(
+        "convert",
+        help="convert a file from one encoding to another, in bounded memory",
+        description=(
+            "Convert IN (standard input when absent or -) from ENC to ENC and write it to OUT "
+            "(standard output when absent or -), streaming in fixed-size chunks. OUT is replaced "
+            "only when the whole conversion succeeds. Exit 0 on success, 1 if the input is "
+            "ill-formed (with --errors strict), 2 on usage or I/O errors."
+        ),
+    )
+    convert.add_argument("-f", "--from", dest="from_encoding", required=True, metavar="ENC",
+                         help="encoding of IN: utf-8, utf-16-le, utf-16-be, utf-32-le, utf-32-be")
+    convert.add_argument("-t", "--to", dest="to_encoding", required=True, metavar="ENC",
+                         help="encoding of OUT (same choices)")
+    convert.add_argument("--errors", default="strict", choices=["strict", "replace", "ignore"],
+                         help="ill-formed input: stop with exit 1 (strict, the default), write "
+                              "U+FFFD (replace) or leave it out (ignore)")
+    _add_stream_arguments(convert)
+    convert.set_defaults(run=_command_convert)
+
+    fix = commands.add_parser(
+        "fix",
+        help="repair UTF-8: each ill-formed subsequence becomes U+FFFD",
+        description=(
+            "Copy IN to OUT (standard input/output when absent or -) replacing each maximal "
+            "subpart of ill-formed UTF-8 by U+FFFD (EF BF BD), as bytes.decode(errors='replace') "
+            "does; streaming, OUT replaced only on success. Exit 0, or 2 on usage or I/O errors."
+        ),
+    )
+    _add_stream_arguments(fix)
+    fix.set_defaults(run=_command_convert, from_encoding="utf-8", to_encoding="utf-8", errors="replace")
+
     bench = commands.add_parser(
         "bench",
         help="measure utfkit against CPython's codecs",
@@ -265,6 +481,14 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("--json", action="store_true", help="print as JSON")
     info.set_defaults(run=_command_info)
     return parser
+
+
+def _add_stream_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", nargs="?", metavar="IN", help="input file; - or absent: standard input")
+    parser.add_argument("output", nargs="?", metavar="OUT", help="output file; - or absent: standard output")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no error report")
+    # Bytes read per step; for tests (every chunk boundary), not for users.
+    parser.add_argument("--chunk-size", type=int, default=CHUNK_SIZE, help=argparse.SUPPRESS)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
