@@ -46,12 +46,17 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
     default: return call(UTFKIT_COUNT_ONLY);          \
     }
 
+/* How far the scalar steps go before the block converter is tried again
+ * after it took nothing: short, so that an error costs little scalar work
+ * (converters take the well-formed text before an error themselves). */
+#define UTFKIT_SCALAR_STRETCH 16
+
 /* The part of a reader step that hands the text before run_end to the
  * active kernel's block converter `blocks` (kernels.h) while a block of it
  * is left: returns 1, having advanced *i and *out, if the converter took
- * something.  When it takes nothing (the block holds something it leaves
- * to the scalar reader), the scalar steps do the next block, so that text
- * full of such things does not retry the converter at every character.
+ * something.  When it takes nothing (the block starts with something it
+ * leaves to the scalar reader), the scalar steps go on for a stretch, so
+ * that text full of such things does not retry it at every character.
  * Converters write at most as many bytes per byte they consume as the
  * reader's steps may (SINK_DRIVE's per_byte). */
 static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(utfkit_transcode_block blocks,
@@ -64,7 +69,7 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(utfkit_transcode_block blo
     size_t written;
     size_t consumed = blocks(src + *i, run_end - *i, big_endian, dst + *out, &written);
     if (consumed == 0) {
-        *scalar_until = *i + UTFKIT_TRANSCODE_BLOCK;
+        *scalar_until = *i + UTFKIT_SCALAR_STRETCH;
         return 0;
     }
     *i += consumed;

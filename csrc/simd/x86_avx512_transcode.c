@@ -155,38 +155,38 @@ static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
     return leads & ((2ull << LAST_LEAD) - 1);
 }
 
-/* Whether the characters `taken` of the block, which fill its first
- * `consumed` bytes, are well-formed (Table 3-7).  Two checks make the
+/* Where the characters `taken` of the block, which fill its first
+ * `consumed` bytes, break Table 3-7 (0: they are well-formed).  Two checks make the
  * table: (1) each lead byte is followed by exactly the continuation bytes
  * its length asks for (C0..DF one, E0..EF two, F0..FF three) -- the
- * continuation bytes of the block must be exactly those; (2) the rows with
- * a narrower second byte: no C0, C1 or F5..FF anywhere, E0 A0..BF,
- * ED 80..9F, F0 90..BF, F4 80..8F. */
-static inline int block_is_well_formed(__m512i block, uint64_t continuation, uint64_t taken,
-                                       size_t consumed, __m512i byte_index, uint64_t *four_bytes)
+ * continuation bytes of the block must be exactly those; (2) the second
+ * byte is in its row's range. */
+static inline uint64_t ill_formed_bytes(__m512i block, uint64_t continuation, uint64_t taken,
+                                        size_t consumed, __m512i byte_index, uint64_t *four_bytes)
 {
     uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
     uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
     uint64_t three = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
     uint64_t four = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
     *four_bytes = four;
-    if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
-        return 0;
-    /* Every taken lead starts by byte 60, so its second byte is in the block. */
+    uint64_t misplaced = (two << 1 | three << 2 | four << 3) ^ (continuation & in_block);
+    /* Every taken lead starts by byte 60, so its second byte is in the
+     * block.  The range its second byte must be in, looked up by the lead's
+     * low six bits (VPERMB ignores the rest): 80..BF but E0 A0..BF,
+     * ED 80..9F, F0 90..BF, F4 80..8F; none at all for C0, C1, F5..FF. */
     __m512i second = _mm512_permutexvar_epi8(_mm512_add_epi8(byte_index, _mm512_set1_epi8(1)), block);
-    uint64_t bad =
-        _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8((char)0xF5)) |
-        _mm512_cmpeq_epi8_mask(_mm512_and_si512(block, _mm512_set1_epi8((char)0xFE)),
-                               _mm512_set1_epi8((char)0xC0));
-    uint64_t e0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xE0));
-    uint64_t ed = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xED));
-    uint64_t f0 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF0));
-    uint64_t f4 = _mm512_mask_cmpeq_epi8_mask(taken, block, _mm512_set1_epi8((char)0xF4));
-    bad |= _mm512_mask_cmplt_epu8_mask(e0, second, _mm512_set1_epi8((char)0xA0));
-    bad |= _mm512_mask_cmpge_epu8_mask(ed, second, _mm512_set1_epi8((char)0xA0));
-    bad |= _mm512_mask_cmplt_epu8_mask(f0, second, _mm512_set1_epi8((char)0x90));
-    bad |= _mm512_mask_cmpge_epu8_mask(f4, second, _mm512_set1_epi8((char)0x90));
-    return bad == 0;
+    const __mmask64 begins_no_row = 0x3ull | ~0ull << 0x35;
+    __m512i lowest = _mm512_set1_epi8((char)0x80);
+    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x20, _mm512_set1_epi8((char)0xA0));
+    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x30, _mm512_set1_epi8((char)0x90));
+    lowest = _mm512_mask_mov_epi8(lowest, begins_no_row, _mm512_set1_epi8((char)0xFF));
+    __m512i highest = _mm512_set1_epi8((char)0xBF);
+    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x2D, _mm512_set1_epi8((char)0x9F));
+    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x34, _mm512_set1_epi8((char)0x8F));
+    highest = _mm512_mask_mov_epi8(highest, begins_no_row, _mm512_setzero_si512());
+    uint64_t bad = _mm512_mask_cmplt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, lowest)) |
+                   _mm512_mask_cmpgt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, highest));
+    return misplaced | bad;
 }
 
 /* Writes 16 UTF-16 code units, or fewer lanes for the last group, with
@@ -337,11 +337,30 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
-        if (!block_is_well_formed(block, continuation, taken, consumed, byte_index, &four_bytes))
-            break;
+        uint64_t ill_formed = ill_formed_bytes(block, continuation, taken, consumed, byte_index,
+                                               &four_bytes);
+        if (ill_formed != 0) {
+            /* The first flagged byte is where a character breaks: a byte
+             * the one before it expected as continuation, a continuation
+             * byte where none was expected, or a lead whose second byte is
+             * out of range.  Every character that starts before the last
+             * lead (of those taken) before it is whole and well-formed;
+             * convert those, and leave the rest to the scalar reader. */
+            uint64_t before = taken & ((1ull << __builtin_ctzll(ill_formed)) - 1);
+            if (before == 0)
+                break;
+            consumed = (size_t)(63 - __builtin_clzll(before));
+            if (consumed == 0)
+                break;
+            taken &= (1ull << consumed) - 1;
+            four_bytes &= taken;
+            ill_formed = ~0ull; /* stop after this block */
+        }
         i += consumed;
         if (four_bytes == 0) { /* every character in the BMP */
             out = put_bmp_block(out, block, continuation, consumed, big_endian, utf16, byte_index);
+            if (ill_formed != 0)
+                break;
             continue;
         }
         unsigned characters = (unsigned)__builtin_popcountll(taken);
@@ -353,6 +372,8 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                         : put_utf32(out, code_point, lanes, big_endian);
             leads = _mm512_alignr_epi32(_mm512_setzero_si512(), leads, 4);
         }
+        if (ill_formed != 0)
+            break;
     }
     *written = (size_t)(out - dst);
     return i;
