@@ -165,3 +165,16 @@ def test_open_writes_and_reads_files(form, tmp_path):
     assert path.read_bytes() == utfkit.encode(text, form)
     with open(path, encoding=form, newline="") as handle:
         assert handle.read() == text
+
+
+@pytest.mark.parametrize("form", FAMILY)
+def test_incremental_decoder_on_hand_picked_chunk_ends(form):
+    """Ends of chunks whose reading depends on what follows (found by
+    hypothesis: CESU-8's lead surrogate, a cut-short ED, then C2)."""
+    for data in (b"\x00\xed\xa0\x80\xed\xc2\x80", b"\xed\xa0\x80\xed\xb0\x41", b"\xe1\xe1\xe1\xe1A",
+                 b"a\xed\xa0\xbd\xed\xb2", b"\xc0\xc0\x80"):
+        expected = utfkit.decode(data, form, "replace")
+        for cut in range(len(data) + 1):
+            decoder = codecs.getincrementaldecoder(form)("replace")
+            got = decoder.decode(data[:cut]) + decoder.decode(data[cut:]) + decoder.decode(b"", True)
+            assert got == expected, (data, cut)

@@ -62,26 +62,46 @@ def _is_lead_surrogate_bytes(data: bytes, at: int) -> bool:
             and 0x80 <= data[at + 2] <= 0xBF)
 
 
-def decodable_prefix_length(data: bytes, name: str) -> int:
-    """Length of the longest prefix of a chunk of `name` (wtf-8, cesu-8,
-    mutf-8) whose decoding cannot depend on bytes still to come.
-
-    Left over: a final sequence the end of the chunk cuts short (one the
-    core reports as ending early, not as ill-formed), and a lead surrogate
-    byte sequence right before it or at the end.
-    """
-    cut = len(data)
+def _cut_short_at(data: bytes, cut: int, name: str) -> int:
+    """Start of a sequence that data[:cut] ends inside of (one the core
+    reports as ending early, not as ill-formed), or `cut` if none."""
     lead = cut - 1
     while lead >= 0 and cut - lead <= 3 and 0x80 <= data[lead] <= 0xBF:
         lead -= 1  # sequences are at most 4 bytes
     if lead >= 0 and data[lead] >= 0xC0:
-        tail = ffi.from_buffer("uint8_t[]", data[lead:])
+        tail = ffi.from_buffer("uint8_t[]", data[lead:cut])
         result = lib.utfkit_check(tail, len(tail), _FORMS[name])
         ffi.release(tail)
         if result.status == lib.UTFKIT_END_OF_DATA and result.position == 0:
-            cut = lead
-    if _is_lead_surrogate_bytes(data, cut - 3):
-        cut -= 3
+            return lead
+    return cut
+
+
+# What a chunk may end with whose reading depends on what comes next: a
+# sequence cut short, a lead surrogate sequence, and these again before
+# them (a lead byte that the cut-off byte after it would have rejected;
+# CESU-8's lead surrogate then ED B0 cut short).  Each is held back.
+_MOST_HELD_BACK = 8
+
+
+def decodable_prefix_length(data: bytes, name: str) -> int:
+    """Length of the longest prefix of a chunk of `name` (wtf-8, cesu-8,
+    mutf-8) whose decoding cannot depend on bytes still to come.
+
+    Left over: a final sequence the end of the chunk cuts short, a lead
+    surrogate byte sequence (whose trail may come next), and again such
+    things before them -- at most a few, so that ill-formed text is not
+    held back without end; holding back more than needed is harmless, as
+    those bytes are read again with the next chunk.
+    """
+    cut = len(data)
+    for _ in range(_MOST_HELD_BACK):
+        shorter = _cut_short_at(data, cut, name)
+        if shorter == cut and _is_lead_surrogate_bytes(data, cut - 3):
+            shorter = cut - 3
+        if shorter == cut:
+            break
+        cut = shorter
     return cut
 
 
