@@ -2,6 +2,10 @@
 #
 #   make ctest       build csrc/tests/*.c with the core at -O2, warnings as errors, and run
 #   make ctest-asan  the same at -O1 -g under AddressSanitizer and UBSan
+#   make ctest-neon  cross-build for 64-bit ARM (aarch64-linux-gnu-gcc, static) and run
+#                    under qemu-aarch64, so the NEON kernel is tested on an x86 machine
+#                    (Debian: apt-get install gcc-aarch64-linux-gnu qemu-user); --quick by
+#                    default, about 3 minutes
 #   make clean       remove csrc/tests/bin/
 #
 # Extra arguments for the test program: make ctest CTEST_ARGS=--all-4-byte
@@ -33,6 +37,12 @@ ASAN_CFLAGS := -O1 -g $(WARNINGS) -std=c11 -Icsrc \
 CTEST_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%,$(TEST_SOURCES))
 ASAN_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-asan,$(TEST_SOURCES))
 
+# The ARM cross-build: static, so qemu-aarch64 needs no ARM libraries.
+AARCH64_CC ?= aarch64-linux-gnu-gcc
+QEMU_AARCH64 ?= qemu-aarch64
+NEON_CTEST_ARGS ?= --quick
+NEON_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-aarch64,$(TEST_SOURCES))
+
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 PYTHON ?= python3
@@ -41,7 +51,7 @@ FUZZ_SOURCES := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := fuzz/bin
 FUZZ_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SOURCES))
 
-.PHONY: ctest ctest-asan clean fuzz fuzz-build fuzz-seeds
+.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-build fuzz-seeds
 
 ctest: $(CTEST_PROGRAMS)
 	@set -e; for program in $^; do echo "== $$program"; ./$$program $(CTEST_ARGS); done
@@ -50,6 +60,13 @@ ctest-asan: $(ASAN_PROGRAMS)
 	@set -e; for program in $^; do echo "== $$program"; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ./$$program $(CTEST_ARGS); done
+
+ctest-neon: $(NEON_PROGRAMS)
+	@set -e; for program in $^; do echo "== $$program (under $(QEMU_AARCH64))"; \
+	  $(QEMU_AARCH64) ./$$program $(NEON_CTEST_ARGS); done
+
+$(BIN)/%-aarch64: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
+	$(AARCH64_CC) $(CTEST_CFLAGS) -static -o $@ $< $(CORE_SOURCES)
 
 $(BIN)/%: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
 	$(CC) $(CTEST_CFLAGS) -o $@ $< $(CORE_SOURCES)

@@ -3,9 +3,12 @@
  * (internal to the core; the binding never sees it).
  *
  * A kernel is one instruction set's build of the same building blocks with
- * identical contracts.  The UTF-8 loops are written once (utf8_scan.h) and
- * compiled per kernel; error positions and repairs are computed by shared
- * code in utf8.c.  Every kernel therefore gives bit-identical results.
+ * identical contracts.  The UTF-8 loops are written once and compiled per
+ * kernel: the automaton's loops (utf8_scan.h) for scalar and sse2, the
+ * vector lookups (simd/utf8_lookup.h) for sse4, avx2, avx512 and neon.
+ * Where a kernel stops, the Table 3-7 automaton (utf8_dfa.h) decides the
+ * exact byte, and utf8.c turns that into positions and repairs shared by
+ * all kernels.  Every kernel therefore gives bit-identical results.
  */
 #ifndef UTFKIT_KERNELS_H
 #define UTFKIT_KERNELS_H
@@ -14,8 +17,8 @@
 #include <stdint.h>
 
 /* How far the Table 3-7 automaton got: either position == len and state is
- * the state after the last byte, or the automaton, started in `state`,
- * rejects one of the bytes src[position .. position + 16). */
+ * the state after the last byte, or the automaton, in `state`, rejects the
+ * byte src[position]. */
 typedef struct utf8_progress {
     uint64_t state;
     size_t position;
@@ -46,10 +49,17 @@ UTFKIT_DECLARE_KERNEL(scalar)
 #if defined(__x86_64__) || defined(_M_X64)
 #define UTFKIT_X86_64 1
 UTFKIT_DECLARE_KERNEL(sse2)
+/* SSE4 finds ASCII runs with the SSE2 finder. */
+utf8_progress utf8_advance_sse4(const uint8_t *src, size_t len, utf8_progress p);
+int utf8_validate_sse4(const uint8_t *src, size_t len);
 UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
 #endif
 
+#if defined(__aarch64__)
+#define UTFKIT_AARCH64 1
+UTFKIT_DECLARE_KERNEL(neon)
+#endif
 
 /* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
  *

@@ -59,13 +59,7 @@ static utfkit_result report(const uint8_t *src, size_t len, utf8_progress progre
             return well_formed(len);
         return truncated_at_end(src, len);
     }
-    uint64_t state = progress.state;
-    for (size_t i = progress.position;; i++) {
-        uint64_t next = utf8_dfa_step(state, src[i]);
-        if (UTF8_STATE(next) == UTF8_ERROR)
-            return ill_formed_at(src, i, state);
-        state = next;
-    }
+    return ill_formed_at(src, progress.position, progress.state);
 }
 
 static utfkit_result first_ill_formed(const uint8_t *src, size_t len, const utfkit_kernel *kernel)

@@ -64,7 +64,7 @@ utf8_progress UTF8_SCAN_NAME(utf8_advance)(const uint8_t *src, size_t len, utf8_
         }
         uint64_t next = UTF8_SCAN_NAME(dfa_run_block)(state, src + i);
         if (UTF8_STATE(next) == UTF8_ERROR)
-            return (utf8_progress){state, i};
+            break; /* the byte loop below finds which byte of the block */
         state = next;
         i += UTF8_SCAN_BLOCK;
     }

@@ -190,6 +190,14 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form);
 /* 1 if src is well-formed in the given form, else 0. */
 int utfkit_validate(const uint8_t *src, size_t len, int form);
 
+/* Validates many buffers in one call: the `count` buffers laid end to end
+ * in src[0..len), the i-th lengths[i] bytes long.  Sets valid[i] to 1 if
+ * the i-th is well-formed in `form`, else 0, and returns how many are well-
+ * formed -- or (size_t)-1, writing nothing, if the lengths do not add up
+ * to len exactly. */
+size_t utfkit_validate_many(const uint8_t *src, size_t len, const size_t *lengths, size_t count,
+                            int form, uint8_t *valid);
+
 /* Code points a conversion with errors = REPLACE produces. */
 size_t utfkit_count(const uint8_t *src, size_t len, int form);
 
@@ -225,13 +233,20 @@ utfkit_result utfkit_utfe8_check(const uint8_t *src, size_t len);
 
 /* ---- kernels ---- */
 
-/* Name of the active kernel: "scalar", "sse2", "avx2" or "avx512". */
+/* Name of the active kernel: "scalar", "sse2", "sse4", "avx2", "avx512" or
+ * "neon". */
 const char *utfkit_backend(void);
 
 /* Makes the named kernel active.  0 on success, -1 if the name is unknown,
  * -2 if this CPU cannot run it.  NULL selects the best one for this CPU.
  * Not thread-safe: call it before any other thread uses the library. */
 int utfkit_set_backend(const char *name);
+
+/* The kernel that runs `operation`: for "validate" (UTF-8 validation, in
+ * every entry point that validates UTF-8), the faster of the AVX-512 and
+ * AVX2 kernels as measured once when the kernel was chosen automatically
+ * (dispatch.c); for anything else, utfkit_backend(). */
+const char *utfkit_backend_of(const char *operation);
 
 /* 1 if this CPU can run the named kernel, else 0. */
 int utfkit_backend_available(const char *name);

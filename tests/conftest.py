@@ -1,8 +1,10 @@
 """Shared fixtures: every test runs once per kernel, plus the external vectors.
 
-Each test is parametrised over the scalar kernel and the best kernel this CPU
-can run (DESIGN.md section 4: every kernel must give bit-identical results to
-the scalar path, and the test suite runs under each kernel the machine has).
+Each test is parametrised over every kernel this CPU can run (DESIGN.md
+section 4: every kernel must give bit-identical results to the scalar path,
+and the test suite runs under each kernel the machine has).  Hypothesis tests
+share one example budget between the kernels, so the suite's run time grows
+less than the number of kernels.
 """
 
 from __future__ import annotations
@@ -27,31 +29,8 @@ import utfkit  # noqa: E402  (after the path set-up above)
 import utfkit._core  # noqa: E402
 from vector_files import VECTORS_DIR  # noqa: E402
 
-# ---- hypothesis profiles ------------------------------------------------------
-# "default" keeps the whole suite (both kernels) well under two minutes on two
-# cores; "thorough" is for a longer hunt: UTFKIT_HYPOTHESIS_PROFILE=thorough.
-settings.register_profile(
-    "default",
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=5000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile(os.environ.get("UTFKIT_HYPOTHESIS_PROFILE", "default"))
-
-
 # ---- kernels ------------------------------------------------------------------
-def _kernels_under_test() -> list[str]:
-    best = utfkit._core.available_backends()[-1]
-    return sorted({"scalar", best})
-
-
-KERNELS = _kernels_under_test()
+KERNELS = utfkit._core.available_backends()
 
 
 @pytest.fixture(autouse=True, params=KERNELS, ids=KERNELS)
@@ -63,6 +42,26 @@ def kernel(request):
         yield request.param
     finally:
         utfkit._core.set_backend(previous)
+
+
+# ---- hypothesis profiles ------------------------------------------------------
+# "default" gives each property about 400 examples in all, split between the
+# kernels (each kernel sees at least 50), which keeps the suite within a few
+# minutes on two cores; "thorough" is for a longer hunt:
+# UTFKIT_HYPOTHESIS_PROFILE=thorough.
+settings.register_profile(
+    "default",
+    max_examples=max(50, 400 // len(KERNELS)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=5000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("UTFKIT_HYPOTHESIS_PROFILE", "default"))
 
 
 # ---- external vectors -----------------------------------------------------------

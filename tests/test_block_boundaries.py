@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import utfkit
-from utf8_oracle import assert_no_disagreements, cpython_error, utfkit_error
+from utf8_oracle import assert_no_disagreements, cpython_error, disagreements_with_cpython, utfkit_error
 
 LEADING_TEXT = {"ascii": "a", "2-byte": "é", "3-byte": "€", "4-byte": "😀"}
 
@@ -124,3 +124,128 @@ def test_first_error_is_reported_in_long_input_around_each_64_byte_block():
             assert utfkit_error(data) == (offset, offset + 1, "invalid continuation byte")
             assert utfkit.count(data) == length
             assert utfkit.sanitize(data) == base[:offset] + b"\xef\xbf\xbd" + base[offset + 1 : -1] + b"\xef\xbf\xbd"
+
+
+# ---- every kind of Table 3-7 failure at every offset 0..130 of real text -----------------------
+# Multilingual prose (the scripts of the benchmark corpus), so that each error
+# meets ASCII, 2-, 3- and 4-byte characters on either side of every vector
+# boundary of every kernel (16, 32 and 64 bytes, and pairs of them).
+REAL_TEXT = (
+    "Mars is the fourth planet from the Sun. Марс — четвёртая планета от Солнца. "
+    "المريخ هو الكوكب الرابع من حيث البعد عن الشمس. מאדים הוא כוכב הלכת הרביעי. "
+    "मंगल सूर्य से चौथा ग्रह है। 火星は太陽系の太陽に近い方から4番目の惑星である。"
+    "화성은 태양계의 네 번째 행성이다. 火星是太阳系中的第四颗行星。 🚀🔭🪐✨ "
+).encode("utf-8")
+
+# Each way Table 3-7 can fail (the row and column that reject), truncations,
+# surrogates, overlongs and values above U+10FFFF.
+TABLE_3_7_FAILURES = {
+    "continuation-80-without-lead": b"\x80",
+    "continuation-BF-without-lead": b"\xbf",
+    "continuation-after-complete-2-byte": b"\xc3\xa9\xa9",
+    "continuation-after-complete-4-byte": b"\xf0\x9f\x98\x80\x80",
+    "C0-never-a-lead": b"\xc0\x80",
+    "C1-never-a-lead": b"\xc1\xbf",
+    "F5-never-a-lead": b"\xf5\x80\x80\x80",
+    "FF-never-a-lead": b"\xff",
+    "FE-never-a-lead": b"\xfe\xbf",
+    "overlong-E0-80": b"\xe0\x80\x80",
+    "overlong-E0-9F": b"\xe0\x9f\xbf",
+    "overlong-F0-80": b"\xf0\x80\x80\x80",
+    "overlong-F0-8F": b"\xf0\x8f\xbf\xbf",
+    "surrogate-ED-A0": b"\xed\xa0\x80",
+    "surrogate-ED-BF": b"\xed\xbf\xbf",
+    "above-10FFFF-F4-90": b"\xf4\x90\x80\x80",
+    "above-10FFFF-F4-BF": b"\xf4\xbf\xbf\xbf",
+    "2-byte-lead-then-ASCII": b"\xc3A",
+    "2-byte-lead-then-lead": b"\xc3\xc3\xa9",
+    "3-byte-lead-then-ASCII": b"\xe2A",
+    "3-byte-second-then-ASCII": b"\xe2\x82A",
+    "3-byte-second-then-lead": b"\xe2\x82\xe2\x82\xac",
+    "4-byte-lead-then-ASCII": b"\xf0A",
+    "4-byte-third-then-ASCII": b"\xf0\x9f\x98A",
+    "4-byte-third-then-lead": b"\xf0\x9f\x98\xf0\x9f\x98\x80",
+    "ED-then-ASCII": b"\xedA",
+    "F4-then-lead": b"\xf4\xc3\xa9",
+}
+
+TRUNCATIONS = {
+    "truncated-2-byte": b"\xc3",
+    "truncated-3-byte-after-1": b"\xe2",
+    "truncated-3-byte-after-2": b"\xe2\x82",
+    "truncated-4-byte-after-1": b"\xf0",
+    "truncated-4-byte-after-2": b"\xf0\x9f",
+    "truncated-4-byte-after-3": b"\xf0\x9f\x98",
+    "truncated-E0-A0": b"\xe0\xa0",
+    "truncated-ED-9F": b"\xed\x9f",
+    "truncated-F4-8F-BF": b"\xf4\x8f\xbf",
+}
+
+
+def real_text_prefix(length: int) -> bytes:
+    """`length` bytes of REAL_TEXT cut at a character boundary, topped up with ASCII."""
+    cut = length
+    while cut > 0 and (REAL_TEXT[cut] & 0xC0) == 0x80:
+        cut -= 1
+    return REAL_TEXT[:cut] + b"x" * (length - cut)
+
+
+def utf16_outcome(data, errors: str):
+    """transcode(data, utf-8 -> utf-16-le) as a value: the bytes, or the error's fields."""
+    try:
+        return utfkit.transcode(data, "utf-8", "utf-16-le", errors)
+    except UnicodeDecodeError as error:
+        return (error.start, error.end, error.reason)
+
+
+def cpython_utf16_outcome(data: bytes, errors: str):
+    try:
+        return data.decode("utf-8", errors).encode("utf-16-le", "surrogatepass")
+    except UnicodeDecodeError as error:
+        return (error.start, error.end, error.reason)
+
+
+def inputs_with(ill_formed: bytes, at_end: bool):
+    """(offset, input): `ill_formed` after `offset` = 0..130 bytes of real text,
+    followed by the text (and once also by the same error again 70 bytes on,
+    so that every API must carry on past the first), or ending the input."""
+    for offset in range(131):
+        prefix = real_text_prefix(offset)
+        if at_end:
+            yield offset, prefix + ill_formed
+        else:
+            yield offset, prefix + ill_formed + REAL_TEXT
+            yield offset, prefix + ill_formed + real_text_prefix(70) + ill_formed + REAL_TEXT
+
+
+def assert_every_utf8_reader_agrees(inputs) -> None:
+    failures = []
+    for data in inputs:
+        failures.extend(disagreements_with_cpython(data))
+        for errors in ("strict", "replace", "ignore"):
+            expected = cpython_utf16_outcome(data, errors)
+            got = utf16_outcome(data, errors)
+            if got != expected:
+                failures.append(f"{data.hex(' ')}: transcode to utf-16-le ({errors}) expected {expected!r}, got {got!r}")
+        if len(failures) >= 20:
+            break
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("ill_formed", TABLE_3_7_FAILURES.values(), ids=TABLE_3_7_FAILURES.keys())
+def test_each_table_3_7_failure_at_every_offset_of_real_text(ill_formed):
+    inputs = list(inputs_with(ill_formed, at_end=False))
+    for offset, data in inputs:
+        # the input is what it claims to be: the first error is the one placed
+        assert cpython_error(data)[0] == offset + cpython_error(ill_formed)[0]
+    assert_every_utf8_reader_agrees(data for _, data in inputs)
+
+
+@pytest.mark.parametrize("truncation", TRUNCATIONS.values(), ids=TRUNCATIONS.keys())
+def test_each_truncation_at_every_offset_of_real_text(truncation):
+    inputs = list(inputs_with(truncation, at_end=True))
+    for offset, data in inputs:
+        assert cpython_error(data) == (offset, len(data), "unexpected end of data")
+    # inside the text, a truncated character is followed by more text
+    inputs += list(inputs_with(truncation, at_end=False))
+    assert_every_utf8_reader_agrees(data for _, data in inputs)

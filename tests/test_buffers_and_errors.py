@@ -308,7 +308,7 @@ def test_backend_reports_the_active_kernel(kernel):
 def test_available_backends_list_scalar_first():
     kernels = utfkit._core.available_backends()
     assert kernels[0] == "scalar"
-    assert set(kernels) <= {"scalar", "sse2", "avx2", "avx512", "neon"}
+    assert set(kernels) <= {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"}
     assert len(set(kernels)) == len(kernels)
 
 
@@ -320,7 +320,7 @@ def test_set_backend_rejects_unknown_names(kernel, name):
 
 
 def test_set_backend_rejects_kernels_this_cpu_cannot_run(kernel):
-    missing = sorted({"scalar", "sse2", "avx2", "avx512", "neon"} - set(utfkit._core.available_backends()))
+    missing = sorted({"scalar", "sse2", "sse4", "avx2", "avx512", "neon"} - set(utfkit._core.available_backends()))
     if not missing:
         pytest.skip("this CPU runs every kernel utfkit has")
     for name in missing:
@@ -329,7 +329,7 @@ def test_set_backend_rejects_kernels_this_cpu_cannot_run(kernel):
         assert utfkit.backend() == kernel
 
 
-@pytest.mark.parametrize("forced", sorted({"scalar", utfkit._core.available_backends()[-1]}))
+@pytest.mark.parametrize("forced", utfkit._core.available_backends())
 def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
     environment = dict(os.environ, UTFKIT_BACKEND=forced)
     completed = subprocess.run(
@@ -341,3 +341,16 @@ def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
         check=True,
     )
     assert completed.stdout.strip() == forced
+
+
+def test_backend_of_validate_names_a_kernel_this_cpu_runs(kernel):
+    # Forced by name (as the kernel fixture does), the kernel runs everything.
+    assert utfkit._core.backend_of("validate") == kernel
+    assert utfkit._core.backend_of("transcode") == kernel
+    # Chosen automatically, validation may go to another kernel measured faster.
+    utfkit._core.set_backend(None)
+    try:
+        assert utfkit._core.backend_of("validate") in utfkit._core.available_backends()
+        assert utfkit._core.backend_of("transcode") == utfkit.backend()
+    finally:
+        utfkit._core.set_backend(kernel)

@@ -1,13 +1,15 @@
 /*
  * x86_avx2.c -- the AVX2 kernel, for CPUs with AVX2 and BMI2 (Intel
  * Haswell and later, AMD Excavator and later): ASCII runs 64 bytes per step,
- * and the UTF-8 loops of utf8_scan.h built with BMI2, where each DFA step
- * is a single SHRX.  dispatch.c uses it only after seeing both features.
+ * UTF-8 validation by nibble lookups 32 bytes per vector (utf8_lookup.h),
+ * with the automaton's replays built with BMI2, where each DFA step is a
+ * single SHRX.  dispatch.c uses it only after seeing both features.
  */
 #include "../kernels.h"
 
 #if defined(UTFKIT_X86_64)
 #include <immintrin.h>
+#include <string.h>
 
 /* Everything below is compiled for avx2,bmi2, with no -m flag for the build. */
 #if defined(__clang__)
@@ -42,9 +44,50 @@ size_t utfkit_ascii_prefix_length_avx2(const uint8_t *src, size_t len)
     return i + utfkit_ascii_prefix_length_scalar(src + i, len - i);
 }
 
-#define UTF8_SCAN_ASCII_PREFIX_LENGTH utfkit_ascii_prefix_length_avx2
-#define UTF8_SCAN_NAME(stem) stem##_avx2
-#include "../utf8_scan.h"
+/* ---- the vector operations utf8_lookup.h is written over ---- */
+#define VEC_BYTES 32
+typedef __m256i vec_t;
+
+static inline vec_t vec_load(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline vec_t vec_load_partial(const uint8_t *p, size_t n)
+{
+    uint8_t padded[VEC_BYTES] = {0};
+    memcpy(padded, p, n);
+    return vec_load(padded);
+}
+static inline vec_t vec_splat(uint8_t byte) { return _mm256_set1_epi8((char)byte); }
+static inline vec_t vec_table(const uint8_t *table)
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+}
+/* PSHUFB looks up within 16-byte lanes and gives 0 for an index with bit 7
+ * set, hence the nibbles are masked. */
+static inline vec_t vec_lookup_high(vec_t table, vec_t v)
+{
+    return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F)));
+}
+static inline vec_t vec_lookup_low(vec_t table, vec_t v)
+{
+    return _mm256_shuffle_epi8(table, _mm256_and_si256(v, _mm256_set1_epi8(0x0F)));
+}
+static inline vec_t vec_or(vec_t a, vec_t b) { return _mm256_or_si256(a, b); }
+static inline vec_t vec_and(vec_t a, vec_t b) { return _mm256_and_si256(a, b); }
+static inline vec_t vec_xor(vec_t a, vec_t b) { return _mm256_xor_si256(a, b); }
+static inline vec_t vec_subs(vec_t a, vec_t b) { return _mm256_subs_epu8(a, b); }
+/* VPALIGNR shifts within 16-byte lanes: the lane before each lane is
+ * (previous high lane, this low lane), put together by VPERM2I128. */
+#define vec_prev(v, before, n) \
+    _mm256_alignr_epi8((v), _mm256_permute2x128_si256((before), (v), 0x21), 16 - (n))
+static inline int vec_any(vec_t v) { return !_mm256_testz_si256(v, v); }
+static inline size_t vec_first_nonzero(vec_t v)
+{
+    uint32_t zero = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
+    return (size_t)__builtin_ctz(~zero);
+}
+static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
+
+#define UTF8_LOOKUP_NAME(stem) stem##_avx2
+#include "utf8_lookup.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

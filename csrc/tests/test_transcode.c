@@ -598,7 +598,7 @@ static void fail_output(const case_context *c, const uint8_t *expected,
  * Backends.
  * ------------------------------------------------------------------------ */
 
-static const char *const backend_names[] = {"scalar", "sse2", "avx2", "avx512"};
+static const char *const backend_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
 #define BACKEND_NAMES (sizeof backend_names / sizeof backend_names[0])
 static const char *available_backends[BACKEND_NAMES];
 static size_t available_backend_count;

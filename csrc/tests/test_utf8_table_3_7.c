@@ -283,7 +283,7 @@ static void print_bytes_to_string(char *out, size_t out_size, const uint8_t *byt
  * Backends.
  * ------------------------------------------------------------------------ */
 
-static const char *const backend_names[] = {"scalar", "sse2", "avx2", "avx512"};
+static const char *const backend_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
 #define BACKEND_NAMES (sizeof backend_names / sizeof backend_names[0])
 static const char *available_backends[BACKEND_NAMES];
 static size_t available_backend_count;

@@ -16,6 +16,7 @@ from ._core import (
     transcoded_length,
     valid_up_to,
     validate,
+    validate_many,
 )
 from ._utf8_family import wtf8_concat
 from ._utfe8 import utfe8_decode, utfe8_encode
@@ -42,4 +43,5 @@ __all__ = [
     "valid_up_to",
     "validate",
     "wtf8_concat",
+    "validate_many",
 ]

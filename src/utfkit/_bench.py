@@ -63,6 +63,7 @@ above 1 means utfkit is faster.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import gc
 import importlib.metadata
@@ -85,6 +86,7 @@ except ImportError:  # pragma: no cover - Windows
 
 import utfkit
 from utfkit import _corpus
+from utfkit._core import backend_of as _core_backend_of
 
 __all__ = [
     "DIRECTIONS",
@@ -119,8 +121,15 @@ UTF8_OPERATIONS: dict[str, tuple[str, str]] = {
     "count": ("utfkit.count(b)", 'len(b.decode("utf-8", "replace"))'),
     "replace": ("utfkit.sanitize(b)", 'b.decode("utf-8", "replace")'),
     "valid_up_to": ("utfkit.valid_up_to(b)", 'b.decode("utf-8") raising, .start'),
+    "decode": ("utfkit.decode(b, errors=E)", 'b.decode("utf-8", E)'),
     "read": ("-", "b.find(absent byte), the memchr baseline"),
+    # Short inputs (utfkit._bench_small), timed once per run, not per text:
+    "small": ("utfkit.validate(b), 16 B..1 KiB", 'b.decode("utf-8"); floor b.isascii()'),
+    "many": ("utfkit.validate_many(items)", "for b in items: b.decode() (10,000 strings)"),
 }
+
+#: Operations timed once per run rather than on each text.
+SHORT_INPUT_OPERATIONS: tuple[str, ...] = ("small", "many")
 
 #: The encoding forms transcoding is timed between: short name (as used in
 #: operation names) -> the encoding name passed to utfkit and to CPython.
@@ -175,7 +184,10 @@ OP_GROUPS: dict[str, tuple[str, ...]] = {
     "validate": ("validate", "valid_up_to"),
     "count": ("count",),
     "replace": ("replace",),
+    "decode": ("decode",),
     "read": ("read",),
+    "small": ("small",),
+    "many": ("many",),
     "transcode": tuple(TRANSCODE_OPERATIONS),
     **{
         _direction_name(source, target): (
@@ -220,6 +232,9 @@ class Task:
     agrees: bool
     disagreement: str = ""
     errors: str | None = None  # the error handler of a transcoding operation
+    # Timed in the same interleaved rounds: the read baseline (memchr of an
+    # absent byte over the same bytes), where the task has one.
+    baseline: Contender | None = None
 
 
 @dataclass
@@ -255,6 +270,20 @@ class Result:
     task: Task
     cpython: Measurement
     utfkit: Measurement | None
+    baseline: Measurement | None = None
+
+    @property
+    def baseline_gbps(self) -> float | None:
+        if self.baseline is None:
+            return None
+        return _gbps(self.task.processed, self.baseline.best_ns)
+
+    @property
+    def of_baseline(self) -> float | None:
+        """utfkit's speed as a fraction of the read baseline's, same rounds."""
+        if self.baseline is None or self.utfkit is None or not self.utfkit.best_ns:
+            return None
+        return self.baseline.best_ns / self.utfkit.best_ns
 
     @property
     def cpython_gbps(self) -> float:
@@ -281,6 +310,8 @@ class Result:
             "cpython": _measurement_json(self.cpython, self.task.processed),
             "errors": self.task.errors,
             "ratio": self.ratio,
+            "read_baseline": _measurement_json(self.baseline, self.task.processed),
+            "of_read_baseline": self.of_baseline,
             "agrees": self.task.agrees,
             "disagreement": self.task.disagreement or None,
         }
@@ -428,7 +459,7 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
     clean text gets validate, count, replace and read; a dirty one replace,
     count, validate and valid_up_to (both up to the first error) and read.
     """
-    wanted = set(ops)
+    wanted = set(ops) - set(SHORT_INPUT_OPERATIONS)
     if not wanted & set(UTF8_OPERATIONS):
         return []
     error = _decode_strict_error(data)
@@ -445,6 +476,7 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
             verdict = None if utfkit_call is None else _equals(op, expected)
             tasks.append(_make_task(name, op, processed, utfkit_call, cpython_call, verdict))
 
+    absent = absent_byte(data)
     if error is None:
         add(
             "validate",
@@ -453,6 +485,10 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
             functools.partial(data.decode, "utf-8"),
             expected=True,
         )
+        if tasks and tasks[-1].op == "validate" and absent is not None:
+            tasks[-1] = dataclasses.replace(
+                tasks[-1], baseline=Contender("read", functools.partial(data.find, absent))
+            )
     if wanted & {"count", "replace"}:
         replaced = data.decode("utf-8", "replace")
         add(
@@ -468,6 +504,15 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
             functools.partial(utfkit.sanitize, data),
             functools.partial(data.decode, "utf-8", "replace"),
             expected=replaced.encode("utf-8"),
+        )
+    if "decode" in wanted:
+        errors = "strict" if error is None else "replace"
+        add(
+            "decode",
+            len(data),
+            functools.partial(utfkit.decode, data, "utf-8", errors),
+            functools.partial(data.decode, "utf-8", errors),
+            expected=data.decode("utf-8", errors),
         )
     if error is not None:
         add(
@@ -485,7 +530,6 @@ def tasks_for_text(name: str, data: bytes, ops: Iterable[str] = DEFAULT_OPS) -> 
             expected=error.start,
         )
     if "read" in wanted:
-        absent = absent_byte(data)
         if absent is not None:
             add("read", len(data), None, functools.partial(data.find, absent))
     return tasks
@@ -607,6 +651,8 @@ def measure(task: Task, repeat: int, target_ns: int = ROUND_TARGET_NS) -> Result
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
     contenders = [task.cpython] if task.utfkit is None else [task.utfkit, task.cpython]
+    if task.baseline is not None:
+        contenders.append(task.baseline)
     gc_was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()
@@ -632,9 +678,10 @@ def measure(task: Task, repeat: int, target_ns: int = ROUND_TARGET_NS) -> Result
     finally:
         if gc_was_enabled:
             gc.enable()
+    baseline = measurements[-1] if task.baseline is not None else None
     if task.utfkit is None:
-        return Result(task, cpython=measurements[0], utfkit=None)
-    return Result(task, cpython=measurements[1], utfkit=measurements[0])
+        return Result(task, cpython=measurements[0], utfkit=None, baseline=baseline)
+    return Result(task, cpython=measurements[1], utfkit=measurements[0], baseline=baseline)
 
 
 # ---------------------------------------------------------------- reporting
@@ -673,6 +720,7 @@ def machine_info() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "utfkit": _utfkit_version(),
         "backend": utfkit.backend(),
+        "validation_backend": _core_backend_of("validate"),
         "load_average_1min": _load_average(),
     }
 
@@ -696,6 +744,11 @@ def _legend(ops: Sequence[str]) -> list[str]:
         for op, (mine, theirs) in UTF8_OPERATIONS.items()
         if op in ops
     ]
+    if "validate" in ops:
+        lines.append(
+            "  read GB/s, of read (validate rows): b.find(absent byte) timed in the same "
+            "interleaved rounds; of read = utfkit GB/s / read GB/s"
+        )
     if {"validate", "valid_up_to"} & set(ops):
         lines.append(
             "  validate and valid_up_to on a -dirty text stop at its first error: "
@@ -725,6 +778,11 @@ def _header(
         f"utfkit {info['utfkit']}, backend {info['backend']}"
         + (
             ""
+            if info.get("validation_backend", info["backend"]) == info["backend"]
+            else f" (validation: {info['validation_backend']}, measured faster here)"
+        )
+        + (
+            ""
             if info.get("load_average_1min") is None
             else f" | load average {info['load_average_1min']:.2f} at start"
         ),
@@ -748,6 +806,8 @@ class _Table:
             ("utfkit GB/s", 11, ">"),
             ("CPython GB/s", 12, ">"),
             ("ratio", 7, ">"),
+            ("read GB/s", 9, ">"),
+            ("of read", 7, ">"),
         )
 
     def _line(self, cells: Sequence[str]) -> str:
@@ -770,6 +830,8 @@ class _Table:
             "-" if utfkit_gbps is None else f"{utfkit_gbps:.2f}",
             f"{result.cpython_gbps:.2f}",
             "-" if ratio is None else f"{ratio:.2f}x",
+            "" if result.baseline_gbps is None else f"{result.baseline_gbps:.2f}",
+            "" if result.of_baseline is None else f"{result.of_baseline:.2f}",
         ]
         line = self._line(cells)
         if not result.task.agrees:
@@ -860,7 +922,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=parse_ops,
         default=DEFAULT_OPS,
         help="comma-separated operation groups to time: validate (validate, "
-        "valid_up_to), count, replace, read (UTF-8), transcode (every direction, "
+        "valid_up_to), count, replace, decode (to str; E = strict on clean texts, "
+        "replace on dirty ones), read (UTF-8), small (validate on 16 B to 1 KiB, "
+        "per call), many (validate_many on 10,000 strings), transcode (every direction, "
         "allocating and out=), a single direction such as 'utf8>utf16le' (quote the "
         "'>' in a shell), or all (default: all)",
     )
@@ -886,8 +950,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         dest="backend",
         default=None,
-        help="run utfkit with this kernel (scalar, sse2, avx2, avx512) instead of the "
-        "best one for this CPU",
+        help="run utfkit with this kernel (scalar, sse2, sse4, avx2, avx512, neon) instead "
+        "of the best one for this CPU",
     )
 
 
@@ -955,8 +1019,10 @@ def main(args: argparse.Namespace) -> int:
     info = machine_info()
     out = sys.stdout
 
+    from utfkit._bench_small import print_small_results, run_small
+
     if args.json:
-        results = run(texts, args.repeat, ops=ops)
+        results = run(texts, args.repeat, ops=ops) + run_small(ops, args.repeat)
         document = {
             "machine": info,
             "settings": {
@@ -989,9 +1055,15 @@ def main(args: argparse.Namespace) -> int:
     else:
         for line in _header(info, args.repeat, source, ops):
             print(line, file=out)
-        table = _Table(out, max(len(text.name) for text in texts), max(len(op) for op in ops))
-        table.header()
-        results = run(texts, args.repeat, on_result=table.row, ops=ops)
+        if set(ops) - set(SHORT_INPUT_OPERATIONS):
+            table = _Table(out, max(len(text.name) for text in texts), max(len(op) for op in ops))
+            table.header()
+            results = run(texts, args.repeat, on_result=table.row, ops=ops)
+        else:
+            results = []
+        short_results = run_small(ops, args.repeat)
+        print_small_results(short_results, out)
+        results += short_results
 
     wrong = [result.task.disagreement for result in results if not result.task.agrees]
     for disagreement in wrong:

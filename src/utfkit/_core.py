@@ -7,10 +7,11 @@ are handed to C in place, never copied.
 
 from __future__ import annotations
 
+import array as _array
 import codecs
 import functools
 import os
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ._native import ffi, lib
 
@@ -30,6 +31,7 @@ __all__ = [
     "transcoded_length",
     "valid_up_to",
     "validate",
+    "validate_many",
 ]
 
 # ---------------------------------------------------------------- encodings
@@ -181,6 +183,10 @@ def _as_bytes(data: object) -> bytes:
     return data if type(data) is bytes else bytes(data)  # type: ignore[call-overload]
 
 
+# array.array's code for C size_t, to hand lengths to C in place.
+_SIZE_T_CODE = next(code for code in "QLI" if _array.array(code).itemsize == ffi.sizeof("size_t"))
+_SIZE_MAX = int(ffi.cast("size_t", -1))
+
 # Output scratch space that C overwrites anyway: no zero-filling.
 _new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 
@@ -278,11 +284,94 @@ def first_error(data: "Buffer", function: str = "first_error", encoding: str = U
 # ---------------------------------------------------------------- the API
 
 
+# Up to this size, bytes.isascii() (no C call through cffi) answers for
+# ASCII input faster than the call to the C core costs; above it the kernels
+# are faster (see benchmarks/test_bench_small.py).
+_ISASCII_FIRST_UP_TO = 256
+_utf8_validate = lib.utfkit_utf8_validate
+
+
 def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
     """True if `data` is well-formed in `encoding` (UTF-8: Table 3-7 exactly)."""
+    if type(data) is bytes and encoding is UTF_8:
+        # The common server case, with as little Python around the C call
+        # as possible: short ASCII text needs no call at all.
+        if len(data) <= _ISASCII_FIRST_UP_TO and data.isascii():
+            return True
+        return _utf8_validate(data, len(data)) != 0
     form = _FORMS[_normalize_encoding(encoding, "validate")]
     source = _input(data, "validate")
     return bool(lib.utfkit_validate(source, len(source), form))
+
+
+def validate_many(items: "Iterable[Buffer]", encoding: str = UTF_8) -> List[bool]:
+    """``[validate(item, encoding) for item in items]``, in one call to the C core.
+
+    For many short buffers (a server checking request fields, a batch of
+    messages): the per-call cost of crossing into C is paid once, not per
+    item.  Each item is any C-contiguous bytes-like object; the items are
+    copied once, end to end, into one buffer (bytes.join).
+    """
+    form = _FORMS[_normalize_encoding(encoding, "validate_many")]
+    if not isinstance(items, (list, tuple)):
+        if isinstance(items, (str, bytes, bytearray, memoryview)):
+            raise TypeError(
+                "validate_many() argument 'items' must be an iterable of bytes-like objects, "
+                f"not {type(items).__name__!r} (use validate() for one buffer)"
+            )
+        try:
+            items = list(items)
+        except TypeError:
+            raise TypeError(
+                "validate_many() argument 'items' must be an iterable of bytes-like objects, "
+                f"not {type(items).__name__!r}"
+            ) from None
+    count = len(items)
+    if count == 0:
+        return []
+    try:
+        joined = b"".join(items)
+    except (TypeError, BufferError):
+        _raise_for_bad_item(items)
+        raise
+    # len() counts bytes for every buffer of one-byte items (bytes,
+    # bytearray, most memoryviews); the C core refuses lengths that do not
+    # add up, and then each item's size is taken from its buffer.
+    lengths = _array.array(_SIZE_T_CODE, map(len, items))
+    valid = _new_uninitialized("uint8_t[]", count)
+    well_formed = lib.utfkit_validate_many(
+        joined, len(joined), ffi.from_buffer("size_t[]", lengths), count, form, valid
+    )
+    if well_formed == _SIZE_MAX:
+        lengths = _array.array(_SIZE_T_CODE, (memoryview(item).nbytes for item in items))
+        well_formed = lib.utfkit_validate_many(
+            joined, len(joined), ffi.from_buffer("size_t[]", lengths), count, form, valid
+        )
+    if well_formed == count:
+        return [True] * count
+    return list(map(bool, ffi.buffer(valid, count)[:]))
+
+
+def _raise_for_bad_item(items: Any) -> None:
+    """The TypeError / BufferError for the first item bytes.join refused."""
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            raise TypeError(
+                f"validate_many() item {index} must be a bytes-like object, not 'str' "
+                "(encode the text first, e.g. text.encode('utf-8'))"
+            )
+        try:
+            view = memoryview(item)
+        except TypeError:
+            raise TypeError(
+                f"validate_many() item {index} must be a bytes-like object, "
+                f"not {type(item).__name__!r}"
+            ) from None
+        if not view.c_contiguous:
+            raise BufferError(
+                f"validate_many() item {index} is not a C-contiguous buffer; "
+                "pass a contiguous copy such as bytes(item)"
+            )
 
 
 def check(data: "Buffer", encoding: str = UTF_8) -> None:
@@ -491,6 +580,11 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
     they are (a MUTF-8 surrogate pair joins into one character), and every
     error handler is called with utfkit's positions and reasons.
     """
+    if type(data) is bytes and encoding is UTF_8:
+        # The common case, as directly as CPython's own call: at 64 KiB of
+        # ASCII a decode takes a few microseconds, so even the checks below
+        # would show (CPython raises the same TypeError for a non-str errors).
+        return data.decode(UTF_8, errors)
     name = _normalize_encoding(encoding, "decode")
     if not isinstance(errors, str):
         raise TypeError(f"decode() argument 'errors' must be str, not {type(errors).__name__}")
@@ -537,7 +631,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
 
 # ---------------------------------------------------------------- kernels
 
-_KERNEL_NAMES = ("scalar", "sse2", "avx2", "avx512")
+_KERNEL_NAMES = ("scalar", "sse2", "sse4", "avx2", "avx512", "neon")
 
 
 def available_backends() -> List[str]:
@@ -564,8 +658,16 @@ def set_backend(name: Optional[str]) -> None:
 
 
 def backend() -> str:
-    """The active kernel: 'scalar', 'sse2', 'avx2' or 'avx512'."""
+    """The active kernel: 'scalar', 'sse2', 'sse4', 'avx2', 'avx512' or 'neon'."""
     return ffi.string(lib.utfkit_backend()).decode("ascii")
+
+
+def backend_of(operation: str) -> str:
+    """The kernel that runs `operation`: for ``"validate"`` (UTF-8
+    validation, wherever it happens), the faster of AVX-512 and AVX2 as
+    measured once at import when both are available and no kernel was
+    forced; otherwise :func:`backend`."""
+    return ffi.string(lib.utfkit_backend_of(operation.encode())).decode("ascii")
 
 
 def cpu_features() -> str:

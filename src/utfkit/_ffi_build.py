@@ -27,12 +27,15 @@ SOURCES = [
     "csrc/wtf8.c",
     "csrc/cesu8.c",
     "csrc/utfe8.c",
+    "csrc/validate_many.c",
     "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
+    "csrc/simd/x86_sse4.c",
     "csrc/simd/x86_avx2.c",
     "csrc/simd/x86_avx2_transcode.c",
     "csrc/simd/x86_avx512.c",
     "csrc/simd/x86_avx512_transcode.c",
+    "csrc/simd/arm_neon.c",
 ]
 
 

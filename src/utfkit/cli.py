@@ -375,6 +375,7 @@ def _command_info(args: argparse.Namespace) -> int:
     facts = {
         "utfkit": __version__,
         "backend": _core.backend(),
+        "validation backend": _core.backend_of("validate"),
         "available backends": ", ".join(_core.available_backends()),
         "cpu": _cpu_model(),
         "cpu features": _core.cpu_features(),

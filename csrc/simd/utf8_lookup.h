@@ -1,0 +1,302 @@
+/*
+ * utf8_lookup.h -- UTF-8 validation by nibble lookups (Keiser & Lemire,
+ * "Validating UTF-8 in less than one instruction per byte", Software:
+ * Practice and Experience, 2021), written once over a handful of vector
+ * operations and compiled once per instruction set.
+ *
+ * The file that includes it has set the target ("#pragma GCC target" /
+ * "#pragma clang attribute push") and defined, for its vector type:
+ *
+ *     VEC_BYTES                   bytes per vector (16, 32 or 64)
+ *     vec_t                       the vector type
+ *     vec_load(p)                 VEC_BYTES bytes from p (unaligned)
+ *     vec_load_partial(p, n)      n < VEC_BYTES bytes from p, zeros after;
+ *                                 never reads p[n] or beyond
+ *     vec_splat(byte)             every byte = byte
+ *     vec_table(t)                the 16-byte table t, in every 16-byte lane
+ *     vec_lookup_high(table, v)   table[v >> 4] per byte
+ *     vec_lookup_low(table, v)    table[v & 15] per byte
+ *     vec_or / vec_and / vec_xor
+ *     vec_subs(a, b)              unsigned saturating a - b per byte
+ *     vec_prev(v, before, n)      the stream shifted by n (1..3) bytes: byte k
+ *                                 is the byte n places before v[k], taken from
+ *                                 `before` (the previous vector) for k < n
+ *     vec_any(v)                  1 if some byte of v is not zero
+ *     vec_first_nonzero(v)        the index of the first byte of v that is not
+ *                                 zero (v has one)
+ *     vec_is_ascii(v)             1 if every byte of v is 00..7F
+ *
+ * and names the kernel:
+ *
+ *     #define UTF8_LOOKUP_NAME(stem) stem##_avx2
+ *     #define UTF8_LOOKUP_ASCII_PREFIX_LENGTH utfkit_ascii_prefix_length_avx2
+ *     #include "utf8_lookup.h"
+ *
+ * which defines utf8_advance_avx2 and utf8_validate_avx2 with the contracts
+ * of kernels.h.
+ *
+ * The method.  Every rule of Table 3-7 concerns a byte and at most the three
+ * before it.  The rules about a byte and the one before it are decided by
+ * three 16-entry tables, indexed by the high nibble of the previous byte,
+ * the low nibble of the previous byte and the high nibble of the byte: each
+ * entry is a set of "ways this pair could be wrong" (one bit each), and the
+ * pair is wrong iff the three sets share a bit.  What remains -- a
+ * continuation byte must follow a lead, and only as many as the lead asks
+ * for -- is decided from the bytes two and three places back.  All of it is
+ * a few shuffles and logic operations per vector, with no branch on the
+ * data; runs of ASCII skip it altogether.
+ *
+ * Only well-formedness is decided here.  When a vector holds an error, the
+ * Table 3-7 automaton (utf8_dfa.h) is restarted a few bytes before the
+ * first byte the vector flags and finds the exact rejected byte; the
+ * maximal subpart follows from it (utf8.c).  So the automaton alone decides
+ * what is reported, and an error costs a replay of about eight bytes, never
+ * a rescan from the start.
+ */
+#include <string.h>
+
+#include "../kernels.h"
+#include "../utf8_dfa.h"
+
+#ifndef UTF8_LOOKUP_TABLES
+#define UTF8_LOOKUP_TABLES
+/* The ways a pair (previous byte, byte) can be wrong, one bit each.  The
+ * names say which bytes (as bit patterns) each catches. */
+#define TOO_SHORT   (1u << 0) /* 11______ then 0_______ or 11______: a lead not continued */
+#define TOO_LONG    (1u << 1) /* 0_______ then 10______: a continuation with no lead */
+#define OVERLONG_3  (1u << 2) /* 11100000 100_____: E0 then 80..9F (Table 3-7, row E0) */
+#define TOO_LARGE   (1u << 3) /* 11110100 1001____ / 101_____, F5..FF then 90..BF: above 10FFFF */
+#define SURROGATE   (1u << 4) /* 11101101 101_____: ED then A0..BF (row ED) */
+#define OVERLONG_2  (1u << 5) /* 1100000_ 10______: C0, C1 (never a first byte) */
+#define TOO_LARGE_1000 (1u << 6) /* 11110101.. 1000____: F5..FF then 80..8F */
+#define OVERLONG_4  (1u << 6) /* 11110000 1000____: F0 then 80..8F (row F0); shares the bit,
+                                 as F0 and F5..FF never meet the same low nibble */
+#define TWO_CONTS   (1u << 7) /* 10______ 10______: allowed only as a third or fourth byte */
+/* Every low nibble of a lead may be the start of these. */
+#define CARRY       (TOO_SHORT | TOO_LONG | TWO_CONTS)
+
+/* Indexed by the high nibble of the previous byte. */
+static const uint8_t utf8_lookup_previous_high[16] = {
+    /* 0_______: ASCII, nothing may continue it */
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+    /* 10______: a continuation may follow only inside a 3- or 4-byte sequence */
+    TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+    /* 1100____ (C0..CF): C0, C1 are overlong */
+    TOO_SHORT | OVERLONG_2,
+    /* 1101____ (D0..DF) */
+    TOO_SHORT,
+    /* 1110____ (E0..EF): E0 overlong, ED surrogates */
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    /* 1111____ (F0..FF): F0 overlong, F4 and up too large */
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+};
+
+/* Indexed by the low nibble of the previous byte. */
+static const uint8_t utf8_lookup_previous_low[16] = {
+    /* ____0000: C0, E0, F0 */
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    /* ____0001: C1 */
+    CARRY | OVERLONG_2,
+    /* ____001_ */
+    CARRY, CARRY,
+    /* ____0100: F4 -- 90..BF after it is above 10FFFF */
+    CARRY | TOO_LARGE,
+    /* ____0101 .. ____1100: F5..FC, never a lead */
+    CARRY | TOO_LARGE | TOO_LARGE_1000, CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000, CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000, CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000, CARRY | TOO_LARGE | TOO_LARGE_1000,
+    /* ____1101: ED (surrogates), FD */
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    /* ____111_: FE, FF */
+    CARRY | TOO_LARGE | TOO_LARGE_1000, CARRY | TOO_LARGE | TOO_LARGE_1000,
+};
+
+/* Indexed by the high nibble of the byte itself. */
+static const uint8_t utf8_lookup_current_high[16] = {
+    /* 0_______: ASCII may not follow an unfinished lead */
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    /* 1000____ (80..8F) */
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    /* 1001____ (90..9F) */
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    /* 101_____ (A0..BF) */
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    /* 11______: a lead may not follow an unfinished lead */
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+};
+
+/* The largest byte allowed in each of the last three places of a vector if
+ * nothing follows: no lead of a 4-, 3- or 2-byte sequence that the end
+ * would cut off. */
+static const uint8_t utf8_lookup_last_allowed[64] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xEF, 0xDF, 0xBF,
+};
+#endif
+
+/* The vector constants, made once per call (the compiler keeps them in
+ * registers across the loop). */
+typedef struct UTF8_LOOKUP_NAME(utf8_lookup_constants) {
+    vec_t previous_high, previous_low, current_high;
+    vec_t third_byte_floor, fourth_byte_floor, bit_7, last_allowed;
+} UTF8_LOOKUP_NAME(utf8_lookup_constants);
+
+static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup)(void)
+{
+    UTF8_LOOKUP_NAME(utf8_lookup_constants) c;
+    c.previous_high = vec_table(utf8_lookup_previous_high);
+    c.previous_low = vec_table(utf8_lookup_previous_low);
+    c.current_high = vec_table(utf8_lookup_current_high);
+    c.third_byte_floor = vec_splat(0xE0 - 0x80);
+    c.fourth_byte_floor = vec_splat(0xF0 - 0x80);
+    c.bit_7 = vec_splat(0x80);
+    c.last_allowed = vec_load(utf8_lookup_last_allowed + 64 - VEC_BYTES);
+    return c;
+}
+
+/* Non-zero bytes where `input`, preceded by `before`, breaks Table 3-7. */
+static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_errors)(
+    const UTF8_LOOKUP_NAME(utf8_lookup_constants) *c, vec_t input, vec_t before)
+{
+    vec_t previous_1 = vec_prev(input, before, 1);
+    vec_t pair = vec_and(vec_and(vec_lookup_high(c->previous_high, previous_1),
+                                 vec_lookup_low(c->previous_low, previous_1)),
+                         vec_lookup_high(c->current_high, input));
+    /* A byte two places after E0..FF, or three after F0..FF, must be a
+     * continuation that follows a continuation: exactly TWO_CONTS (bit 7)
+     * there, and nowhere else.  Saturating subtraction leaves bit 7 set
+     * exactly for bytes at or above E0 (resp. F0). */
+    vec_t third = vec_subs(vec_prev(input, before, 2), c->third_byte_floor);
+    vec_t fourth = vec_subs(vec_prev(input, before, 3), c->fourth_byte_floor);
+    vec_t continuation_expected = vec_and(vec_or(third, fourth), c->bit_7);
+    return vec_xor(continuation_expected, pair);
+}
+
+/* Non-zero if `input` ends inside a character (checked against what
+ * follows by the next vector's errors, or -- when the next is ASCII and
+ * skipped, or there is none -- on its own). */
+static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
+    const UTF8_LOOKUP_NAME(utf8_lookup_constants) *c, vec_t input)
+{
+    return vec_subs(input, c->last_allowed);
+}
+
+int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
+{
+    const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
+    vec_t zero = vec_splat(0);
+    vec_t error = zero, before = zero, unfinished = zero;
+    size_t i = 0;
+    /* Two vectors per step: one test skips both when both are ASCII. */
+    while (len - i >= 2 * VEC_BYTES) {
+        vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
+        if (vec_is_ascii(vec_or(first, second))) {
+            error = vec_or(error, unfinished);
+            unfinished = zero;
+        } else {
+            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, first, before));
+            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, second, first));
+            unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, second);
+        }
+        before = second;
+        i += 2 * VEC_BYTES;
+    }
+    if (len - i >= VEC_BYTES) {
+        vec_t input = vec_load(src + i);
+        error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before));
+        before = input;
+        i += VEC_BYTES;
+    }
+    /* The rest, padded with zeros (ASCII): a character the end cuts off is
+     * then a lead followed by ASCII, which the pair rules reject. */
+    vec_t last = vec_load_partial(src + i, len - i);
+    error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
+    return !vec_any(error);
+}
+
+/* The automaton from `state` over src[i..end): stops at the first rejected
+ * byte (position = it, state = the state before it) or at end. */
+static inline utf8_progress UTF8_LOOKUP_NAME(utf8_lookup_replay)(const uint8_t *src, size_t i,
+                                                                 size_t end, uint64_t state)
+{
+    for (; i < end; i++) {
+        uint64_t next = utf8_dfa_step(state, src[i]);
+        if (UTF8_STATE(next) == UTF8_ERROR)
+            return (utf8_progress){state, i};
+        state = next;
+    }
+    return (utf8_progress){state, end};
+}
+
+utf8_progress UTF8_LOOKUP_NAME(utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress)
+{
+    const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
+    vec_t zero = vec_splat(0);
+    size_t i = progress.position;
+    for (;;) {
+        /* The vectors start at a character boundary, as if after ASCII:
+         * first the automaton finishes a character in progress. */
+        uint64_t state = progress.state;
+        while (UTF8_STATE(state) != UTF8_ACCEPT) {
+            if (i == len)
+                return (utf8_progress){state, len}; /* the end cuts the character off */
+            uint64_t next = utf8_dfa_step(state, src[i]);
+            if (UTF8_STATE(next) == UTF8_ERROR)
+                return (utf8_progress){state, i};
+            state = next;
+            i++;
+        }
+        size_t start = i;
+        vec_t before = zero, unfinished = zero;
+        int suspect = 0;
+        size_t flagged = len; /* the first byte a vector flags */
+        while (len - i >= VEC_BYTES) {
+            vec_t input = vec_load(src + i);
+            if (vec_is_ascii(input)) {
+                if (vec_any(unfinished)) {
+                    /* the previous vector ended inside a character */
+                    suspect = 1;
+                    flagged = i;
+                    break;
+                }
+                unfinished = zero;
+            } else {
+                vec_t error = UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before);
+                if (vec_any(error)) {
+                    suspect = 1;
+                    flagged = i + vec_first_nonzero(error);
+                    break;
+                }
+                unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, input);
+            }
+            before = input;
+            i += VEC_BYTES;
+        }
+        /* Where to restart the automaton.  A pair rule flags the byte the
+         * automaton rejects, or the byte after it (after C0, C1 or F5..FF,
+         * which the automaton rejects at once); the character that holds the
+         * error begins at most three bytes before the rejected byte.  So
+         * everything before flagged - 4 is well-formed, and the automaton
+         * starts at the last byte there that is not a continuation (three
+         * back at most, in well-formed text), or at `start`.  At the end of
+         * the input (no vector flagged) the same holds for the character
+         * that the last whole vector may have left unfinished. */
+        size_t restart = flagged < len ? flagged : i;
+        restart = restart - start >= 4 ? restart - 4 : start;
+        while (restart > start && utf8_is_continuation(src[restart]))
+            restart--;
+        size_t end = suspect ? i + VEC_BYTES : len;
+        progress = UTF8_LOOKUP_NAME(utf8_lookup_replay)(src, restart, end, UTF8_ACCEPT);
+        if (progress.position < end || end == len)
+            return progress;
+        /* The vector raised an alarm the automaton does not confirm (the
+         * two judges are proved to agree, but the automaton is the one that
+         * decides): carry on after it. */
+        i = end;
+    }
+}

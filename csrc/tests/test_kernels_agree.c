@@ -1,0 +1,242 @@
+/*
+ * test_kernels_agree.c -- every kernel against the scalar one, on random
+ * structured UTF-8 (a differential test: the scalar kernel, itself proved
+ * against Table 3-7 by test_utf8_table_3_7.c, is the reference).
+ *
+ * A standalone C program: no Python.  Built and run by `make ctest`,
+ * `make ctest-asan` and tests/test_c_core.py.
+ *
+ * Each input is real-looking text -- runs of ASCII and of 2-, 3- and 4-byte
+ * characters, of random lengths, so that characters straddle every vector
+ * boundary -- with 0 to 3 damages: a byte overwritten by any value, a piece
+ * of one of the ways Table 3-7 fails (overlongs, surrogates, values above
+ * 10FFFF, bytes that never start a character, lone continuations, leads
+ * not continued), or the input cut inside a character.  Inputs sit in a
+ * heap block that ends exactly at their end, so AddressSanitizer sees any
+ * read past it.  For each input and kernel, every UTF-8 entry point must
+ * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
+ * (status, position, maximal subpart), utfkit_utf8_count,
+ * utfkit_utf8_sanitize (output bytes), and utfkit_transcode to UTF-16LE
+ * with errors = strict and replace (the UTF-8 reader of the transcoder).
+ *
+ * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
+ * (default 200,000 inputs of up to 600 bytes; --quick 20,000).
+ * Exit status 0 when every kernel agrees; 1 after printing the first
+ * disagreements (input in hex, kernel, entry point, both answers).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utfkit.h"
+
+static const char *const kernel_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
+#define KERNEL_NAMES (sizeof kernel_names / sizeof kernel_names[0])
+
+/* xorshift64*: a fixed-seed generator, the same sequence on every machine. */
+static uint64_t random_state = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void)
+{
+    random_state ^= random_state >> 12;
+    random_state ^= random_state << 25;
+    random_state ^= random_state >> 27;
+    return random_state * 0x2545F4914F6CDD1Dull;
+}
+static size_t below(size_t n) { return (size_t)(next_random() % n); }
+
+/* Appends the UTF-8 of code point cp (a scalar value) to out. */
+static size_t put_utf8(uint8_t *out, uint32_t cp)
+{
+    if (cp < 0x80) {
+        out[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (uint8_t)(0xC0 | cp >> 6);
+        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (uint8_t)(0xE0 | cp >> 12);
+        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (uint8_t)(0xF0 | cp >> 18);
+    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* A random scalar value of the given UTF-8 length (1..4). */
+static uint32_t scalar_of_length(int length)
+{
+    switch (length) {
+    case 1: return 0x20 + (uint32_t)below(0x5F);
+    case 2: return 0x80 + (uint32_t)below(0x800 - 0x80);
+    case 3: {
+        uint32_t cp = 0x800 + (uint32_t)below(0x10000 - 0x800 - 0x800);
+        return cp >= 0xD800 ? cp + 0x800 : cp; /* no surrogates */
+    }
+    default: return 0x10000 + (uint32_t)below(0x110000 - 0x10000);
+    }
+}
+
+/* Ways Table 3-7 fails, as byte pieces. */
+static const char *const ill_formed_pieces[] = {
+    "\x80", "\xBF", "\xC0\x80", "\xC1\xBF", "\xF5\x80\x80\x80", "\xFF", "\xFE",
+    "\xE0\x80\x80", "\xE0\x9F\xBF", "\xF0\x80\x80\x80", "\xF0\x8F\xBF\xBF",
+    "\xED\xA0\x80", "\xED\xBF\xBF", "\xF4\x90\x80\x80", "\xF4\xBF\xBF\xBF",
+    "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\xE2", "\xF0", "\xF0\x9F", "\xC3\xA9\xA9",
+};
+#define PIECES (sizeof ill_formed_pieces / sizeof ill_formed_pieces[0])
+
+/* Builds a random input of at most max bytes into out; returns its length. */
+static size_t random_text(uint8_t *out, size_t max)
+{
+    size_t target = below(max + 1), n = 0;
+    while (n + 4 <= target) {
+        /* a run of characters of one length, as words of one script are */
+        int length = (int)below(4) + 1;
+        size_t run = below(40) + 1;
+        for (size_t k = 0; k < run && n + 4 <= target; k++)
+            n += put_utf8(out + n, scalar_of_length(length));
+    }
+    size_t damages = below(4);
+    for (size_t d = 0; d < damages && n > 0; d++) {
+        size_t at = below(n);
+        switch (below(3)) {
+        case 0: /* one byte overwritten by any value */
+            out[at] = (uint8_t)below(256);
+            break;
+        case 1: { /* a Table 3-7 failure written over the text */
+            const char *piece = ill_formed_pieces[below(PIECES)];
+            size_t length = strlen(piece);
+            if (at + length <= n)
+                memcpy(out + at, piece, length);
+            break;
+        }
+        default: /* cut anywhere, often inside a character */
+            n = at + 1;
+            break;
+        }
+    }
+    return n;
+}
+
+static int failures = 0;
+
+static void report(const uint8_t *src, size_t len, const char *kernel, const char *what,
+                   long long expected, long long got)
+{
+    if (failures++ >= 10)
+        return;
+    fprintf(stderr, "FAIL kernel %s, %s: scalar %lld, got %lld; input (%zu bytes):", kernel,
+            what, expected, got, len);
+    for (size_t i = 0; i < len; i++)
+        fprintf(stderr, " %02X", src[i]);
+    fprintf(stderr, "\n");
+}
+
+typedef struct answers {
+    int valid;
+    utfkit_result check, sanitized, strict16, replace16;
+    size_t count;
+} answers;
+
+static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t scratch_size,
+                      uint8_t **sanitized_copy)
+{
+    answers a;
+    a.valid = utfkit_utf8_validate(src, len);
+    a.check = utfkit_utf8_check(src, len);
+    a.count = utfkit_utf8_count(src, len);
+    a.sanitized = utfkit_utf8_sanitize(src, len, scratch, scratch_size);
+    *sanitized_copy = malloc(a.sanitized.written + 1);
+    memcpy(*sanitized_copy, scratch, a.sanitized.written);
+    a.strict16 = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, scratch,
+                                  scratch_size);
+    a.replace16 = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_REPLACE, scratch,
+                                   scratch_size);
+    return a;
+}
+
+int main(int argc, char **argv)
+{
+    size_t inputs = 200000, max_length = 600;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            inputs = 20000;
+        else if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
+            inputs = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            random_state = strtoull(argv[++i], NULL, 10) | 1;
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--inputs N] [--seed S]\n", argv[0]);
+            return 2;
+        }
+    }
+    const char *available[KERNEL_NAMES];
+    size_t kernels = 0;
+    printf("kernels:");
+    for (size_t k = 0; k < KERNEL_NAMES; k++)
+        if (utfkit_backend_available(kernel_names[k])) {
+            available[kernels++] = kernel_names[k];
+            printf(" %s", kernel_names[k]);
+        }
+    printf("\n");
+
+    size_t scratch_size = 4 * max_length + 16;
+    uint8_t *text = malloc(max_length + 4), *scratch = malloc(scratch_size);
+    unsigned long long bytes = 0;
+    for (size_t n = 0; n < inputs && failures < 10; n++) {
+        size_t len = random_text(text, max_length);
+        bytes += len;
+        /* exactly len bytes on the heap: any over-read is out of bounds */
+        uint8_t *src = malloc(len ? len : 1);
+        memcpy(src, text, len);
+        uint8_t *expected_sanitized;
+        utfkit_set_backend("scalar");
+        answers expected = answer(src, len, scratch, scratch_size, &expected_sanitized);
+        for (size_t k = 1; k < kernels; k++) {
+            utfkit_set_backend(available[k]);
+            uint8_t *got_sanitized;
+            answers got = answer(src, len, scratch, scratch_size, &got_sanitized);
+            const char *kernel = available[k];
+#define SAME(field, what) \
+    if ((long long)(expected.field) != (long long)(got.field)) \
+        report(src, len, kernel, what, (long long)(expected.field), (long long)(got.field));
+            SAME(valid, "utf8_validate")
+            SAME(check.status, "utf8_check status")
+            SAME(check.position, "utf8_check position")
+            SAME(check.subpart_length, "utf8_check subpart_length")
+            SAME(count, "utf8_count")
+            SAME(sanitized.status, "utf8_sanitize status")
+            SAME(sanitized.written, "utf8_sanitize written")
+            SAME(strict16.status, "transcode to UTF-16LE strict: status")
+            SAME(strict16.position, "transcode to UTF-16LE strict: position")
+            SAME(strict16.written, "transcode to UTF-16LE strict: written")
+            SAME(replace16.written, "transcode to UTF-16LE replace: written")
+#undef SAME
+            if (expected.sanitized.written == got.sanitized.written &&
+                memcmp(expected_sanitized, got_sanitized, got.sanitized.written) != 0)
+                report(src, len, kernel, "utf8_sanitize bytes differ", 0, 1);
+            if (expected.valid != (expected.check.status == UTFKIT_OK))
+                report(src, len, "scalar", "validate vs check", expected.valid,
+                       expected.check.status);
+            free(got_sanitized);
+        }
+        free(expected_sanitized);
+        free(src);
+    }
+    free(text);
+    free(scratch);
+    if (failures) {
+        printf("%d disagreement(s)\n", failures);
+        return 1;
+    }
+    printf("%zu inputs (%llu bytes) under %zu kernels: every kernel agrees with scalar: all passed\n",
+           inputs, bytes, kernels);
+    return 0;
+}
