@@ -71,7 +71,7 @@ def test_the_spec_examples_through_codecs():
 
 
 @pytest.mark.parametrize("form", FAMILY)
-@settings(max_examples=150)
+@settings(max_examples=80)
 @given(data=utf8_family_bytes, cuts=st.data(), errors=st.sampled_from(["strict", "replace", "backslashreplace"]))
 def test_incremental_decoder_equals_one_shot_however_split(form, data, cuts, errors):
     chunks = pieces(data, cuts.draw(splits(len(data))))

@@ -57,7 +57,7 @@ def test_check_reports_the_first_ill_formed_subsequence_exactly(form, data):
 
 
 @pytest.mark.parametrize("form", FAMILY)
-@settings(max_examples=400)
+@settings(max_examples=150)
 @given(data=utf8_family_bytes, target=st.sampled_from(ALL_FORMS), errors=st.sampled_from(ERRORS))
 def test_transcode_equals_the_reference_conversion(form, data, target, errors):
     expected, error = oracle.transcode(data, form, target, errors)
@@ -145,7 +145,7 @@ GUARD = 16
 
 
 @pytest.mark.parametrize("form", FAMILY)
-@settings(max_examples=60)
+@settings(max_examples=25)
 @given(data=utf8_family_bytes, target=st.sampled_from(ALL_FORMS), errors=st.sampled_from(["replace", "ignore"]))
 def test_out_of_every_capacity_never_writes_past_its_end(form, data, target, errors):
     expected = utfkit.transcode(data, form, target, errors)
