@@ -24,7 +24,11 @@ of every way Table 3-7 fails, and cuts) must give the scalar kernel's answer
 under every other kernel, from every UTF-8 entry point.  --quick: 20,000
 inputs.
 
-`make ctest` runs all three in full; `make ctest-asan` under AddressSanitizer and
+csrc/tests/test_stream.c checks streams (utfkit_stream_feed/_finish) against
+the one-shot utfkit_check on every short input at every set of chunk
+boundaries (fail-fast included), and utfkit_incomplete_suffix_length.
+
+`make ctest` runs them all in full; `make ctest-asan` under AddressSanitizer and
 UBSan.
 """
 
@@ -125,3 +129,14 @@ def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(
 def test_c_every_kernel_agrees_with_scalar_on_random_text(tmp_path):
     stdout = _build_and_run(KERNELS_AGREE_PROGRAM_SOURCE, tmp_path, "--quick")
     assert "20000 inputs" in stdout, stdout
+
+
+STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path):
+    stdout = _build_and_run(STREAM_PROGRAM_SOURCE, tmp_path, "--quick")
+    assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
+    checked = int(stdout.strip().splitlines()[-2].split()[0])
+    assert checked > 2_000_000, stdout

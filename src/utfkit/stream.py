@@ -93,7 +93,7 @@ def _stream_form(name: str, owner: str) -> int:
     probe = ffi.new("utfkit_stream *")
     if lib.utfkit_stream_init(probe, form) != 0:
         streamed = ", ".join(n for n, f in _FORMS.items() if lib.utfkit_stream_init(probe, f) == 0)
-        raise LookupError(f"{owner} does not handle the encoding {name!r} yet; it handles: {streamed}")
+        raise LookupError(f"{owner} does not handle the encoding {name!r}; streams handle: {streamed}")
     return form
 
 
@@ -208,7 +208,14 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
         super().__init__(errors)
         self.encoding = _normalize_encoding(encoding, "IncrementalDecoder")
-        self._decode_part = _core._CPYTHON_DECODERS[self.encoding]
+        decode_part = _core._CPYTHON_DECODERS.get(self.encoding)
+        if decode_part is None:
+            raise LookupError(
+                f"IncrementalDecoder does not handle the encoding {self.encoding!r}; it handles: "
+                f"{', '.join(_core._CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
+                "and codecs.getincrementaldecoder)"
+            )
+        self._decode_part = decode_part
         self._carried = b""
         self._guard = _Exclusive("IncrementalDecoder")
 
@@ -281,7 +288,8 @@ class IncrementalTranscoder:
     ``Validator`` does), with ``start``, ``end`` and ``reason`` those of the
     one-shot ``transcode`` on the whole stream (offsets from the stream's
     start; ``object`` the chunk); the failing chunk is then not consumed.
-    ``errors`` is ``strict``, ``replace`` or ``ignore``.
+    ``errors`` is ``strict``, ``replace`` or ``ignore``.  After a
+    successful ``finish()`` the object starts a new stream at offset 0.
     """
 
     __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
