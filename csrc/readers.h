@@ -29,41 +29,62 @@ utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, in
     default: return call(UTFKIT_COUNT_ONLY);          \
     }
 
-/* How far the scalar steps go before the block converter is tried again
- * after it took nothing: short, so that an error costs little scalar work
- * (converters take the well-formed text before an error themselves). */
-#define UTFKIT_SCALAR_STRETCH 16
+/* When a reader tries its block converter again after it took nothing:
+ * the scalar steps first go on for a stretch, short at first -- an error
+ * should cost little scalar work, the converters taking the well-formed
+ * text before it themselves -- and twice as long after each refusal in a
+ * row, so that text full of what the converter leaves alone (surrogate
+ * pairs for some kernels) does not retry it at every character. */
+#define UTFKIT_SCALAR_STRETCH_MIN 4
+#define UTFKIT_SCALAR_STRETCH_MAX 256
+
+typedef struct block_schedule {
+    size_t scalar_until; /* the scalar steps go on up to here */
+    size_t stretch;      /* the next stretch after a refusal */
+} block_schedule;
+
+#define BLOCK_SCHEDULE_START {0, UTFKIT_SCALAR_STRETCH_MIN}
 
 /* The part of a reader step that hands the text before run_end to the
  * active kernel's block converter `blocks` (kernels.h) while a block of it
  * is left: returns 1, having advanced *i and *out, if the converter took
- * something.  When it takes nothing (the block starts with something it
- * leaves to the scalar reader), the scalar steps go on for a stretch, so
- * that text full of such things does not retry it at every character.
- * Converters write at most as many bytes per byte they consume as the
- * reader's steps may (SINK_DRIVE's per_byte). */
+ * something.  Converters write at most as many bytes per byte they consume
+ * as the reader's steps may (SINK_DRIVE's per_byte). */
 static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(utfkit_transcode_block blocks,
-                                                      int big_endian, size_t *scalar_until,
+                                                      int big_endian, block_schedule *schedule,
                                                       const uint8_t *src, size_t *i,
                                                       size_t run_end, uint8_t *dst, size_t *out)
 {
-    if (blocks == NULL || *i < *scalar_until || run_end - *i < UTFKIT_TRANSCODE_BLOCK)
+    if (blocks == NULL || *i < schedule->scalar_until || run_end - *i < UTFKIT_TRANSCODE_BLOCK)
         return 0;
     size_t written;
     size_t consumed = blocks(src + *i, run_end - *i, big_endian, dst + *out, &written);
     if (consumed == 0) {
-        *scalar_until = *i + UTFKIT_SCALAR_STRETCH;
+        schedule->scalar_until = *i + schedule->stretch;
+        if (schedule->stretch < UTFKIT_SCALAR_STRETCH_MAX)
+            schedule->stretch *= 2;
         return 0;
     }
+    schedule->stretch = UTFKIT_SCALAR_STRETCH_MIN;
     *i += consumed;
     *out += written;
     return 1;
 }
 
+/* Where the scalar step at i may end a run: within the stretch that
+ * follows a refusal, so that the converter is tried again there (a scalar
+ * run of ASCII, say, would otherwise go on to run_end). */
+static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(size_t i, size_t run_end,
+                                                  const block_schedule *schedule)
+{
+    return schedule->scalar_until > i && schedule->scalar_until < run_end ? schedule->scalar_until
+                                                                          : run_end;
+}
+
 /* A reader STEP for SINK_DRIVE (sink.h): a block conversion where one
  * applies, else `scalar_step`. */
-#define STEP_IN_BLOCKS(blocks, big_endian, scalar_until, src, i, run_end, dst, out, scalar_step) \
-    (transcode_blocks_step(blocks, big_endian, scalar_until, src, i, run_end, dst, &(out))    \
+#define STEP_IN_BLOCKS(blocks, big_endian, schedule, src, i, run_end, dst, out, scalar_step) \
+    (transcode_blocks_step(blocks, big_endian, schedule, src, i, run_end, dst, &(out))      \
          ? (out) : (scalar_step))
 
 #endif /* UTFKIT_READERS_H */

@@ -104,11 +104,12 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
      * scalar values before run_end, and the steps here everything else. */
     utfkit_transcode_block blocks =
         to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf32_to_utf8 : NULL;
-    size_t scalar_until = 0;
+    block_schedule schedule = BLOCK_SCHEDULE_START;
     SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)1), (size_t)4,
                status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, big_endian, &scalar_until, src, &i, run_end, dst, out,
-                                    utf32_step(src, len, &i, run_end, dst, out, big_endian, errors,
+               out = STEP_IN_BLOCKS(blocks, big_endian, &schedule, src, &i, run_end, dst, out,
+                                    utf32_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
+                                               dst, out, big_endian, errors,
                                                to, &status, &subpart)));
     if (status != UTFKIT_OK)
         return sink_error(sink, status, i, subpart);

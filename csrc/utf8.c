@@ -301,13 +301,15 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
     int big_endian = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
-    size_t i = 0, subpart = 0, scalar_until = 0;
+    size_t i = 0, subpart = 0;
+    block_schedule schedule = BLOCK_SCHEDULE_START;
     int status = UTFKIT_OK;
     /* A U+FFFD is no longer than the output bound of the shortest subpart,
      * one byte, so no tail needs the staged path. */
     SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, big_endian, &scalar_until, src, &i, run_end, dst, out,
-                                    utf8_checked_step(src, len, &i, run_end, dst, out, to, errors,
+               out = STEP_IN_BLOCKS(blocks, big_endian, &schedule, src, &i, run_end, dst, out,
+                                    utf8_checked_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
+                                                      dst, out, to, errors,
                                                       kernel, &status, &subpart)));
     if (status != UTFKIT_OK)
         return sink_error(sink, status, i, subpart);
