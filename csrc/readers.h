@@ -16,6 +16,20 @@ utfkit_result utf16_transcode(const uint8_t *src, size_t len, int big_endian, in
                               utfkit_sink *sink);
 utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, int to, int errors,
                               utfkit_sink *sink);
+utfkit_result wtf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink);
+/* CESU-8, or MUTF-8 when modified is 1. */
+utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
+                              utfkit_sink *sink);
+
+/* ---- the UTF-8 building blocks the other UTF-8-based forms share (utf8.c) ---- */
+
+/* The first ill-formed subsequence of src as UTF-8 (Table 3-7): status,
+ * position and maximal subpart, found by the active kernel. */
+utfkit_result utf8_first_ill_formed(const uint8_t *src, size_t len);
+
+/* Writes well-formed UTF-8 src[0..len) to the sink in form `to` (copied
+ * whole into UTF-8 and WTF-8, only counted for UTFKIT_COUNT_ONLY). */
+void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, int to);
 
 /* Instantiates `body` (an always-inlined function taking the destination
  * form as its last argument) once per destination form. */
@@ -26,6 +40,9 @@ utfkit_result utf32_transcode(const uint8_t *src, size_t len, int big_endian, in
     case UTFKIT_UTF16BE: return call(UTFKIT_UTF16BE); \
     case UTFKIT_UTF32LE: return call(UTFKIT_UTF32LE); \
     case UTFKIT_UTF32BE: return call(UTFKIT_UTF32BE); \
+    case UTFKIT_WTF8: return call(UTFKIT_WTF8);       \
+    case UTFKIT_CESU8: return call(UTFKIT_CESU8);     \
+    case UTFKIT_MUTF8: return call(UTFKIT_MUTF8);     \
     default: return call(UTFKIT_COUNT_ONLY);          \
     }
 

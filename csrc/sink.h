@@ -29,7 +29,31 @@
 
 /* Not an encoding form: the sink only counts code points (written = their
  * number).  Used for validation and counting in every form. */
-#define UTFKIT_COUNT_ONLY 5
+#define UTFKIT_COUNT_ONLY 15
+
+/* Forms whose bytes for a BMP scalar value are UTF-8's (Table 3-6):
+ * UTF-8 itself, WTF-8 (a superset) and CESU-8 (which differs only above
+ * FFFF).  MUTF-8 differs at U+0000 too. */
+static inline int form_writes_bmp_as_utf8(int form)
+{
+    return form == UTFKIT_UTF8 || form == UTFKIT_WTF8 || form == UTFKIT_CESU8;
+}
+
+/* Forms built on 8-bit code units (1 byte per ASCII character). */
+static inline int form_is_8_bit(int form)
+{
+    return form_writes_bmp_as_utf8(form) || form == UTFKIT_MUTF8;
+}
+
+/* Forms a lone surrogate is written to as it is, when read from a form
+ * that carries lone surrogates (WTF-8, MUTF-8): the two of them, UTF-16
+ * (potentially ill-formed UTF-16, seed 003 section 4) and the counting
+ * sink (a decoder yields the lone surrogate as a code point). */
+static inline int form_takes_lone_surrogates(int form)
+{
+    return form == UTFKIT_WTF8 || form == UTFKIT_MUTF8 || form == UTFKIT_UTF16LE ||
+           form == UTFKIT_UTF16BE || form == UTFKIT_COUNT_ONLY;
+}
 
 typedef struct utfkit_sink {
     uint8_t *dst;
@@ -89,6 +113,33 @@ static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
     return big_endian != UTFKIT_HOST_BIG_ENDIAN ? __builtin_bswap32(value) : value;
 }
 
+/* Writes one code point 0..10FFFF in generalized UTF-8 (Table 3-6, seed
+ * 003 Table 2: the UTF-8 bit distribution, surrogates included) at p, and
+ * returns the number of bytes written. */
+static UTFKIT_ALWAYS_INLINE size_t put_generalized_utf8(uint8_t *p, uint32_t code_point)
+{
+    if (code_point < 0x80) {
+        p[0] = (uint8_t)code_point;
+        return 1;
+    }
+    if (code_point < 0x800) {
+        p[0] = (uint8_t)(0xC0 | (code_point >> 6));
+        p[1] = (uint8_t)(0x80 | (code_point & 0x3F));
+        return 2;
+    }
+    if (code_point < 0x10000) {
+        p[0] = (uint8_t)(0xE0 | (code_point >> 12));
+        p[1] = (uint8_t)(0x80 | ((code_point >> 6) & 0x3F));
+        p[2] = (uint8_t)(0x80 | (code_point & 0x3F));
+        return 3;
+    }
+    p[0] = (uint8_t)(0xF0 | (code_point >> 18));
+    p[1] = (uint8_t)(0x80 | ((code_point >> 12) & 0x3F));
+    p[2] = (uint8_t)(0x80 | ((code_point >> 6) & 0x3F));
+    p[3] = (uint8_t)(0x80 | (code_point & 0x3F));
+    return 4;
+}
+
 /* Writes one Unicode scalar value at dst + out, unchecked (the caller has
  * made sure of SINK_STEP_MAX bytes of room), and returns the new out.  For
  * UTFKIT_COUNT_ONLY nothing is written and out counts code points. */
@@ -97,26 +148,21 @@ static UTFKIT_ALWAYS_INLINE size_t put(uint8_t *dst, size_t out, int form, uint3
     uint8_t *p = form == UTFKIT_COUNT_ONLY ? NULL : dst + out; /* dst is NULL when counting */
     switch (form) {
     case UTFKIT_UTF8: /* Table 3-6 */
-        if (scalar < 0x80) {
-            p[0] = (uint8_t)scalar;
-            return out + 1;
-        }
-        if (scalar < 0x800) {
-            p[0] = (uint8_t)(0xC0 | (scalar >> 6));
-            p[1] = (uint8_t)(0x80 | (scalar & 0x3F));
+    case UTFKIT_WTF8: /* seed 003 section 6.1: UTF-8's bytes for a scalar value */
+        return out + put_generalized_utf8(p, scalar);
+    case UTFKIT_MUTF8: /* U+0000 as the 2-byte form, so that no byte is 00 */
+        if (scalar == 0) {
+            p[0] = 0xC0;
+            p[1] = 0x80;
             return out + 2;
         }
-        if (scalar < 0x10000) {
-            p[0] = (uint8_t)(0xE0 | (scalar >> 12));
-            p[1] = (uint8_t)(0x80 | ((scalar >> 6) & 0x3F));
-            p[2] = (uint8_t)(0x80 | (scalar & 0x3F));
-            return out + 3;
-        }
-        p[0] = (uint8_t)(0xF0 | (scalar >> 18));
-        p[1] = (uint8_t)(0x80 | ((scalar >> 12) & 0x3F));
-        p[2] = (uint8_t)(0x80 | ((scalar >> 6) & 0x3F));
-        p[3] = (uint8_t)(0x80 | (scalar & 0x3F));
-        return out + 4;
+        /* fall through */
+    case UTFKIT_CESU8: /* UTR #26: each UTF-16 code unit in generalized UTF-8 */
+        if (scalar < 0x10000)
+            return out + put_generalized_utf8(p, scalar);
+        put_generalized_utf8(p, 0xD800 | ((scalar - 0x10000) >> 10));
+        put_generalized_utf8(p + 3, 0xDC00 | ((scalar - 0x10000) & 0x3FF));
+        return out + 6;
     case UTFKIT_UTF16LE:
     case UTFKIT_UTF16BE: { /* Table 3-5: wwww = uuuuu - 1 */
         int big_endian = form == UTFKIT_UTF16BE;
@@ -145,8 +191,22 @@ static UTFKIT_ALWAYS_INLINE size_t put_ascii(uint8_t *dst, size_t out, int form,
     uint8_t *p = form == UTFKIT_COUNT_ONLY ? NULL : dst + out; /* dst is NULL when counting */
     switch (form) {
     case UTFKIT_UTF8:
+    case UTFKIT_WTF8:
+    case UTFKIT_CESU8:
         memcpy(p, ascii, n);
         return out + n;
+    case UTFKIT_MUTF8: { /* U+0000 as C0 80 */
+        size_t written = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (ascii[k] == 0) {
+                p[written++] = 0xC0;
+                p[written++] = 0x80;
+            } else {
+                p[written++] = ascii[k];
+            }
+        }
+        return out + written;
+    }
     case UTFKIT_UTF16LE:
     case UTFKIT_UTF16BE:
         for (size_t k = 0; k < n; k++)
@@ -184,6 +244,25 @@ static UTFKIT_ALWAYS_INLINE size_t put_bmp_run(uint8_t *dst, size_t out, int for
     for (size_t k = 0; k < n; k++)
         store32(p + 4 * k, load16(src + 2 * k, big_endian), form == UTFKIT_UTF32BE);
     return out + 4 * n;
+}
+
+/* Writes a lone surrogate code point (D800..DFFF) to a form that takes
+ * lone surrogates (form_takes_lone_surrogates): a surrogate byte sequence
+ * (seed 003 Table 1) in WTF-8 and MUTF-8, the code unit itself in UTF-16;
+ * unchecked. */
+static UTFKIT_ALWAYS_INLINE size_t put_lone_surrogate(uint8_t *dst, size_t out, int form,
+                                                      uint32_t surrogate)
+{
+    switch (form) {
+    case UTFKIT_UTF16LE:
+    case UTFKIT_UTF16BE:
+        store16(dst + out, surrogate, form == UTFKIT_UTF16BE);
+        return out + 2;
+    case UTFKIT_COUNT_ONLY:
+        return out + 1;
+    default:
+        return out + put_generalized_utf8(dst + out, surrogate);
+    }
 }
 
 /* Writes the UTF-8 form of a scalar value below 0x10000 that is not a
@@ -318,6 +397,14 @@ static UTFKIT_ALWAYS_INLINE void sink_put(utfkit_sink *sink, int to, uint32_t sc
     size_t once = 0;
     SINK_DRIVE(sink, to, once, (size_t)1, (size_t)0, (size_t)1, 0,
                (once = 1, out = put(dst, out, to, scalar)));
+}
+
+/* Writes one lone surrogate through the checked path. */
+static UTFKIT_ALWAYS_INLINE void sink_put_lone_surrogate(utfkit_sink *sink, int to, uint32_t surrogate)
+{
+    size_t once = 0;
+    SINK_DRIVE(sink, to, once, (size_t)1, (size_t)0, (size_t)1, 0,
+               (once = 1, out = put_lone_surrogate(dst, out, to, surrogate)));
 }
 
 /* The result of a conversion that read all of its input. */

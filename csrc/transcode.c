@@ -10,6 +10,13 @@
 
 static int is_form(int form)
 {
+    return form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8;
+}
+
+/* The forms of section 3.9 (UTF-8, UTF-16, UTF-32), whose well-formed
+ * input converts without errors and whose output lengths are counted. */
+static int is_unicode_form(int form)
+{
     return form >= UTFKIT_UTF8 && form <= UTFKIT_UTF32BE;
 }
 
@@ -22,6 +29,11 @@ static utfkit_result read_into(const uint8_t *src, size_t len, int from, int to,
     case UTFKIT_UTF16LE:
     case UTFKIT_UTF16BE:
         return utf16_transcode(src, len, from == UTFKIT_UTF16BE, to, errors, sink);
+    case UTFKIT_WTF8:
+        return wtf8_transcode(src, len, to, errors, sink);
+    case UTFKIT_CESU8:
+    case UTFKIT_MUTF8:
+        return cesu8_transcode(src, len, from == UTFKIT_MUTF8, to, errors, sink);
     default:
         return utf32_transcode(src, len, from == UTFKIT_UTF32BE, to, errors, sink);
     }
@@ -52,7 +64,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
-    if (utfkit_validate(src, len, from)) {
+    if (is_unicode_form(from) && is_unicode_form(to) && utfkit_validate(src, len, from)) {
         /* Well-formed: counting is much faster than a conversion. */
         utfkit_result counted = {UTFKIT_OK, len, 0, utfkit_well_formed_length(src, len, from, to)};
         return counted;
@@ -76,10 +88,32 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form)
     return result;
 }
 
+/* 1 if src has no byte F0..FF, nor 00 when zero_is_ill_formed.  For
+ * well-formed UTF-8 this says it is CESU-8 (no 4-byte form) or MUTF-8. */
+static int has_no_4_byte_lead(const uint8_t *src, size_t len, int zero_is_ill_formed)
+{
+    for (size_t i = 0; i < len;) {
+        size_t end = len - i > STRETCH ? i + STRETCH : len;
+        uint32_t found = 0;
+        for (; i < end; i++)
+            found |= (src[i] >= 0xF0) | (zero_is_ill_formed & (src[i] == 0));
+        if (found)
+            return 0;
+    }
+    return 1;
+}
+
 int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_validate(src, len);
+    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
+        /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
+         * validation settles it, the full reader runs only if it fails. */
+        if (utfkit_utf8_validate(src, len) &&
+            (form == UTFKIT_WTF8 || has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
+            return 1;
+    }
     return utfkit_check(src, len, form).status == UTFKIT_OK;
 }
 
@@ -158,6 +192,12 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
 {
     if (!arguments_are_sound(len, from, to, UTFKIT_STRICT) || to == UTFKIT_COUNT_ONLY)
         return 0;
+    if (!is_unicode_form(from) || !is_unicode_form(to)) {
+        /* WTF-8, CESU-8, MUTF-8: measured by a conversion (with REPLACE, so
+         * that it is the length of WTF-8 to UTF-8's lossy conversion too). */
+        utfkit_sink sink = sink_over(NULL, 0);
+        return read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
+    }
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     if (from == UTFKIT_UTF8) {
         if (to == UTFKIT_UTF8)

@@ -67,7 +67,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
                                               size_t *subpart)
 {
     size_t at = *i;
-    if (to == UTFKIT_UTF8 && run_end - at >= 16) {
+    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16) {
         /* Four units that are not surrogates go to UTF-8 without a branch
          * per unit. */
         uint64_t units = four_units(src + at, big_endian);
@@ -80,10 +80,10 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
     }
     /* A run is tried only where one starts: that costs text without runs
      * (Cyrillic to UTF-8, say) one comparison per unit. */
-    if (run_end - at >= 16 &&
-        (to == UTFKIT_UTF8 ? load16(src + at, big_endian) < 0x80
-                           : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
-        int ascii_only = to == UTFKIT_UTF8;
+    int ascii_only = form_is_8_bit(to);
+    if (to != UTFKIT_MUTF8 && run_end - at >= 16 && /* MUTF-8 rewrites U+0000 */
+        (ascii_only ? load16(src + at, big_endian) < 0x80
+                    : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
         size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only);
         if (run != 0) {
             *i = at + 2 * run;
@@ -106,6 +106,14 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
         if (unit < 0xD800 || unit > 0xDFFF) {
             *i = at + 2;
             return put(dst, out, to, unit);
+        }
+        int pair = unit <= 0xDBFF && len - at >= 4 &&
+                   (load16(src + at + 2, big_endian) & 0xFC00) == 0xDC00;
+        if (!pair && (to == UTFKIT_WTF8 || to == UTFKIT_MUTF8)) {
+            /* Read as potentially ill-formed UTF-16 (seed 003 section 4.2),
+             * whose unpaired surrogates these forms carry. */
+            *i = at + 2;
+            return put_lone_surrogate(dst, out, to, unit);
         }
         if (unit <= 0xDBFF) { /* lead surrogate */
             if (len - at < 4) {

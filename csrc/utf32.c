@@ -16,7 +16,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_simple_run(const uint8_t *src, size_t n
     size_t k = 0;
     for (; n_bytes - 4 * k >= 4; k++) {
         uint32_t unit = load32(src + 4 * k, big_endian);
-        int simple = to == UTFKIT_UTF8 ? unit < 0x80
+        int simple = form_is_8_bit(to) ? unit < 0x80
                    : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE)
                        ? (unit < 0xD800 || (unit > 0xDFFF && unit < 0x10000))
                        : (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF));
@@ -34,7 +34,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
                                               size_t *subpart)
 {
     size_t at = *i;
-    if (to == UTFKIT_UTF8 && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
+    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
         /* Four BMP scalar values go to UTF-8 without a branch per unit. */
         uint32_t units[4], wide = 0, high = 0;
         for (int k = 0; k < 4; k++) {
@@ -50,13 +50,13 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
         }
     }
     /* A run is tried only where one starts (it needs a second simple unit). */
-    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY &&
+    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY && to != UTFKIT_MUTF8 &&
         utf32_simple_run(src + at, 8, big_endian, to) == 2) {
         size_t run = utf32_simple_run(src + at, run_end - at, big_endian, to);
         if (run != 0) {
             uint8_t *p = dst + out;
             *i = at + 4 * run;
-            if (to == UTFKIT_UTF8) {
+            if (form_is_8_bit(to)) {
                 for (size_t k = 0; k < run; k++)
                     p[k] = src[at + 4 * k + (big_endian ? 3 : 0)];
                 return out + run;
@@ -105,7 +105,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     utfkit_transcode_block blocks =
         to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf32_to_utf8 : NULL;
     block_schedule schedule = BLOCK_SCHEDULE_START;
-    SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)1), (size_t)4,
+    /* (2 for CESU-8 and MUTF-8: a supplementary unit becomes 6 bytes.) */
+    SINK_DRIVE(sink, to, i, len,
+               (to == UTFKIT_COUNT_ONLY ? (size_t)0
+                : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? (size_t)2 : (size_t)1), (size_t)4,
                status != UTFKIT_OK,
                out = STEP_IN_BLOCKS(blocks, big_endian, &schedule, src, &i, run_end, dst, out,
                                     utf32_step(src, len, &i, scalar_run_end(i, run_end, &schedule),

@@ -68,6 +68,11 @@ static utfkit_result first_ill_formed(const uint8_t *src, size_t len, const utfk
     return report(src, len, kernel->utf8_advance(src, len, start));
 }
 
+utfkit_result utf8_first_ill_formed(const uint8_t *src, size_t len)
+{
+    return first_ill_formed(src, len, utfkit_active_kernel);
+}
+
 int utfkit_utf8_validate(const uint8_t *src, size_t len)
 {
     return utfkit_active_kernel->utf8_validate(src, len);
@@ -242,7 +247,11 @@ static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t *i, size
  * doubles in UTF-16 and quadruples in UTF-32); 0 when only counting. */
 static UTFKIT_ALWAYS_INLINE size_t output_per_utf8_byte(int to)
 {
-    return to == UTFKIT_UTF8 ? 1 : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE) ? 2
+    /* CESU-8 and MUTF-8: a 4-byte character becomes 6 bytes, and (MUTF-8)
+     * U+0000 becomes C0 80. */
+    return (to == UTFKIT_UTF8 || to == UTFKIT_WTF8) ? 1
+         : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE || to == UTFKIT_CESU8 ||
+            to == UTFKIT_MUTF8) ? 2
          : to == UTFKIT_COUNT_ONLY ? 0 : 4;
 }
 
@@ -352,4 +361,45 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t l
 utfkit_result utf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink)
 {
     UTFKIT_FOR_EACH_DESTINATION(to, UTF8_TO)
+}
+
+/* ---- for the other UTF-8-based forms (readers.h) ---- */
+
+/* Copies well-formed UTF-8 unchanged into a UTF-8 or WTF-8 sink: as much
+ * as fits, cut back to a character boundary, so that dst holds only whole
+ * characters. */
+static void copy_well_formed(const uint8_t *src, size_t len, utfkit_sink *sink)
+{
+    if (!sink->full) {
+        size_t room = sink->out <= sink->cap ? sink->cap - sink->out : 0;
+        size_t n = len;
+        if (n > room) {
+            n = room;
+            while (n > 0 && utf8_is_continuation(src[n]))
+                n--; /* src[n] starts the first character that does not fit */
+            sink->full = 1;
+        }
+        if (n != 0)
+            memcpy(sink->dst + sink->out, src, n);
+    }
+    sink->out += len;
+}
+
+void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, int to)
+{
+    switch (to) {
+    case UTFKIT_UTF8:
+    case UTFKIT_WTF8:
+        copy_well_formed(src, len, sink);
+        return;
+    case UTFKIT_COUNT_ONLY:
+        sink->out += count_characters(src, len, utfkit_active_kernel);
+        return;
+    case UTFKIT_UTF16LE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF16LE); return;
+    case UTFKIT_UTF16BE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF16BE); return;
+    case UTFKIT_UTF32LE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF32LE); return;
+    case UTFKIT_UTF32BE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF32BE); return;
+    case UTFKIT_CESU8: utf8_decode_well_formed(src, len, sink, UTFKIT_CESU8); return;
+    default: utf8_decode_well_formed(src, len, sink, UTFKIT_MUTF8); return;
+    }
 }

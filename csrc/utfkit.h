@@ -100,7 +100,19 @@ typedef enum utfkit_form {
     UTFKIT_UTF16LE = 1,
     UTFKIT_UTF16BE = 2,
     UTFKIT_UTF32LE = 3,
-    UTFKIT_UTF32BE = 4
+    UTFKIT_UTF32BE = 4,
+    /* WTF-8 (seed 003 section 6): generalized UTF-8 minus surrogate pair
+     * byte sequences -- UTF-8 plus lone surrogates, which it carries to and
+     * from UTF-16 (read as potentially ill-formed UTF-16) and MUTF-8. */
+    UTFKIT_WTF8 = 5,
+    /* CESU-8 (Unicode Technical Report #26): each UTF-16 code unit in 1-3
+     * bytes, a supplementary character as two 3-byte surrogate sequences.
+     * Ill-formed wherever its UTF-16 would be; no 4-byte form. */
+    UTFKIT_CESU8 = 6,
+    /* Java's Modified UTF-8 (JNI, class files, DEX): CESU-8 that carries
+     * lone surrogates as Java strings do, and writes U+0000 as C0 80 (a raw
+     * 00 byte is ill-formed). */
+    UTFKIT_MUTF8 = 7
 } utfkit_form;
 
 /* What a conversion does with an ill-formed subsequence.  UTF-8 input is
@@ -120,6 +132,34 @@ typedef enum utfkit_errors {
  * (UTF-16) or a surrogate code unit (UTF-32); UTFKIT_TOO_LARGE for a UTF-32
  * code unit above 10FFFF.  subpart_length is the bytes a replacement
  * covers: 2 for an unpaired UTF-16 surrogate, 4 for a UTF-32 unit. */
+
+/* Lone surrogates.  WTF-8 and MUTF-8 carry them: between those two forms
+ * and UTF-16 (either byte order) a lone surrogate is converted like any code
+ * point -- UTF-16 read as potentially ill-formed UTF-16 (seed 003 section 4)
+ * -- and WTF-8 output joins a lead surrogate followed by a trail surrogate
+ * into one 4-byte sequence (seed 003 section 6.1).  Converted to any other
+ * form (UTF-8, UTF-32, CESU-8), a lone surrogate of WTF-8 or MUTF-8 input is
+ * an ill-formed subsequence: UTFKIT_SURROGATE, its 3 bytes.
+ *
+ * Ill-formed subsequences of the UTF-8-based forms are cut as UTF-8's are
+ * (maximal subparts, D93b), reading each form's own table:
+ *   - WTF-8: a surrogate byte sequence (ED A0..BF 80..BF) is one character;
+ *     a trail surrogate byte sequence right after a lead surrogate byte
+ *     sequence (a surrogate pair byte sequence) is ill-formed:
+ *     UTFKIT_SURROGATE, the trail's 3 bytes.
+ *   - CESU-8 and MUTF-8: lead bytes 00..7F, C2..DF, E0..EF only; F0..FF are
+ *     UTFKIT_INVALID_START (1 byte), as are the continuation bytes after
+ *     them.  A lead surrogate sequence followed by a trail surrogate
+ *     sequence is one supplementary character (6 bytes).
+ *   - CESU-8: a lead surrogate sequence not followed by a trail one, and a
+ *     trail surrogate sequence not preceded by a lead one, are
+ *     UTFKIT_SURROGATE (3 bytes), as UTF-16 cuts an unpaired surrogate; a
+ *     lead surrogate sequence whose trail is cut off by the end of input
+ *     (nothing, ED, or ED B0..BF follows) is UTFKIT_END_OF_DATA up to the
+ *     end.
+ *   - MUTF-8: U+0000 is C0 80; a raw 00 is UTFKIT_INVALID_START; C0 not
+ *     followed by 80 is UTFKIT_INVALID_CONTINUATION (1 byte), or
+ *     UTFKIT_END_OF_DATA at the end. */
 
 /* Converts src from one form to another.  status OK and written = bytes
  * written; or the first ill-formed subsequence (with errors = STRICT),
@@ -160,6 +200,36 @@ size_t utfkit_validate_many(const uint8_t *src, size_t len, const size_t *length
 
 /* Code points a conversion with errors = REPLACE produces. */
 size_t utfkit_count(const uint8_t *src, size_t len, int form);
+
+/* ---- UTF-E-8 (seed 002): code points 0 .. 7FFFFFFFFFFFFFFF ---- */
+
+/* UTF-E-8 is the original 1-6 byte UTF-8 (lead bytes C2..FD) below
+ * U+80000000, FE + 6 continuation bytes up to U+FFFFFFFFF and FF + 12
+ * continuation bytes up to U+7FFFFFFFFFFFFFFF; surrogates and values above
+ * 10FFFF are ordinary code points.  Shortest form only: an overlong
+ * sequence is ill-formed (Corrigendum #1), cut where it becomes one --
+ * E0 80..9F, F0 80..8F, F8 80..87, FC 80..83, FE 80..81, and FF 80 80 80
+ * 80 80 80 (a value below 2^36) -- as UTFKIT_INVALID_CONTINUATION, the
+ * maximal subpart being the bytes before the byte that decides.  Above
+ * 2^63 - 1 (FF then 81..BF, or FF 80 then 88..BF): UTFKIT_TOO_LARGE. */
+
+/* Writes the UTF-E-8 form of count code points.  status OK and written =
+ * bytes; UTFKIT_TOO_LARGE at position = the index of the first code point
+ * above 7FFFFFFFFFFFFFFF (written = the bytes before it); or, when cap is
+ * too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length needed
+ * (whole sequences that fit are in dst[0..cap), never more). */
+utfkit_result utfkit_utfe8_encode(const uint64_t *code_points, size_t count,
+                                  uint8_t *dst, size_t cap);
+
+/* Decodes UTF-E-8 into code points: dst has room for cap of them, written
+ * counts them.  errors as for utfkit_transcode (REPLACE writes 0xFFFD per
+ * maximal subpart); position / subpart_length in bytes. */
+utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors,
+                                  uint64_t *dst, size_t cap);
+
+/* The first ill-formed subsequence of UTF-E-8 input (written = code points
+ * before it). */
+utfkit_result utfkit_utfe8_check(const uint8_t *src, size_t len);
 
 /* ---- kernels ---- */
 

@@ -1,6 +1,7 @@
 /*
  * fuzz_transcode.c -- the form-generic entry points (utfkit_transcode,
- * _transcoded_length, _well_formed_length, _check, _validate, _count) for
+ * _transcoded_length, _well_formed_length, _check, _validate,
+ * _validate_many, _count) for
  * every (from, to) pair and errors mode: every kernel against the scalar
  * kernel, and the contracts of utfkit.h -- the length function is exact, a
  * strict error agrees with utfkit_check, replace/ignore outputs are
@@ -18,9 +19,40 @@
 typedef struct transcode_outcome {
     utfkit_result check, length[FORMS][MODES], converted[FORMS][MODES];
     int valid;
-    size_t count;
+    size_t count, valid_many;
     uint8_t *output[FORMS][MODES];
 } transcode_outcome;
+
+/* utfkit_validate_many over src cut into pieces (lengths from the text's
+ * own bytes): each answer is utfkit_validate's on the piece; lengths that do
+ * not add up to len give (size_t)-1 and write nothing.  Returns the count. */
+static size_t check_validate_many(const uint8_t *src, size_t len, int form)
+{
+    size_t lengths[64], count = 0, total = 0;
+    while (count < 64 && total < len) {
+        size_t piece = src[total] % 13;
+        if (piece > len - total || count == 63)
+            piece = len - total;
+        lengths[count++] = piece;
+        total += piece;
+    }
+    uint8_t *valid = malloc(count + 1);
+    size_t good = utfkit_validate_many(src, len, lengths, count, form, valid);
+    size_t expected = 0;
+    for (size_t i = 0, at = 0; i < count; at += lengths[i], i++) {
+        int answer = utfkit_validate(src + at, lengths[i], form);
+        FUZZ_REQUIRE(valid[i] == answer, "validate_many piece %zu: %d, validate %d", i, valid[i], answer);
+        expected += (size_t)answer;
+    }
+    FUZZ_REQUIRE(good == expected, "validate_many returned %zu, expected %zu", good, expected);
+    memset(valid, 0xAA, count + 1);
+    FUZZ_REQUIRE(utfkit_validate_many(src, len + 1, lengths, count, form, valid) == (size_t)-1,
+                 "lengths not adding up were accepted");
+    for (size_t i = 0; i <= count; i++)
+        FUZZ_REQUIRE(valid[i] == 0xAA, "validate_many wrote after refusing");
+    free(valid);
+    return good;
+}
 
 static transcode_outcome run(const uint8_t *src, size_t len, int from, size_t cap_cut)
 {
@@ -28,6 +60,7 @@ static transcode_outcome run(const uint8_t *src, size_t len, int from, size_t ca
     o.check = utfkit_check(src, len, from);
     o.valid = utfkit_validate(src, len, from);
     o.count = utfkit_count(src, len, from);
+    o.valid_many = check_validate_many(src, len, from);
     FUZZ_REQUIRE(o.valid == (o.check.status == UTFKIT_OK), "validate %d check %d", o.valid,
                  o.check.status);
     FUZZ_REQUIRE(o.check.position <= len, "position %zu", o.check.position);
@@ -95,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_use_kernel(kernels[k]);
         transcode_outcome o = run(src, len, from, cap_cut);
         FUZZ_REQUIRE(fuzz_same_result(o.check, reference.check), "check differs");
-        FUZZ_REQUIRE(o.valid == reference.valid && o.count == reference.count, "validate/count differ");
+        FUZZ_REQUIRE(o.valid == reference.valid && o.count == reference.count &&
+                         o.valid_many == reference.valid_many, "validate/count/validate_many differ");
         for (int to = 0; to < FORMS; to++) {
             for (int mode = 0; mode < MODES; mode++) {
                 FUZZ_REQUIRE(fuzz_same_result(o.length[to][mode], reference.length[to][mode]),

@@ -18,6 +18,9 @@ from ._core import (
     validate,
     validate_many,
 )
+from ._utf8_family import wtf8_concat
+from ._utfe8 import utfe8_decode, utfe8_encode
+from .codec import register_codecs
 from .stream import IncrementalDecoder, IncrementalTranscoder, Validator
 
 __version__ = "0.1.0"
@@ -33,8 +36,12 @@ __all__ = [
     "encode",
     "sanitize",
     "transcode",
+    "register_codecs",
     "transcoded_length",
+    "utfe8_decode",
+    "utfe8_encode",
     "valid_up_to",
     "validate",
+    "wtf8_concat",
     "validate_many",
 ]

@@ -45,11 +45,29 @@ _FORMS: Dict[str, int] = {
     "utf-16-be": lib.UTFKIT_UTF16BE,
     "utf-32-le": lib.UTFKIT_UTF32LE,
     "utf-32-be": lib.UTFKIT_UTF32BE,
+    "wtf-8": lib.UTFKIT_WTF8,
+    "cesu-8": lib.UTFKIT_CESU8,
+    "mutf-8": lib.UTFKIT_MUTF8,
 }
 SUPPORTED_ENCODINGS: Tuple[str, ...] = tuple(_FORMS)
 
+# The UTF-8-based forms CPython has no codec for (src/utfkit/_utf8_family.py),
+# by every spelling utfkit accepts once case, '-', '_' and space are folded.
+_UTF8_FAMILY_NAMES = {
+    "wtf-8": "wtf-8", "wtf8": "wtf-8",
+    "cesu-8": "cesu-8", "cesu8": "cesu-8",
+    "mutf-8": "mutf-8", "mutf8": "mutf-8",
+}
+
+# Forms that carry lone surrogates (csrc/utfkit.h): between them and UTF-16,
+# a lone surrogate converts like any other code point.
+_UTF8_FAMILY_FORMS = frozenset({"wtf-8", "cesu-8", "mutf-8"})
+_CARRY_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8"})
+_TAKE_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8", "utf-16-le", "utf-16-be"})
+
 # Bytes per code unit, for the worst-case size of a conversion's output.
-_UNIT_SIZE = {"utf-8": 1, "utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4}
+_UNIT_SIZE = {"utf-8": 1, "utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4,
+              "wtf-8": 1, "cesu-8": 1, "mutf-8": 1}
 
 # CPython's decoders for the same forms; they read any buffer in place.
 _CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
@@ -63,6 +81,9 @@ _CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
 
 @functools.lru_cache(maxsize=128)
 def _canonical(encoding: str) -> str:
+    folded = encoding.strip().lower().replace("_", "-").replace(" ", "-")
+    if folded in _UTF8_FAMILY_NAMES:
+        return _UTF8_FAMILY_NAMES[folded]
     try:
         name = codecs.lookup(encoding).name
     except LookupError:
@@ -184,15 +205,24 @@ _UTF_32_REASONS = {
 }
 
 
-def reason(status: int, encoding: str = UTF_8, unit: int = 0, subpart_length: int = 0) -> str:
+def reason(
+    status: int, encoding: str = UTF_8, unit: int = 0, subpart_length: int = 0,
+    to: Optional[str] = None,
+) -> str:
     """CPython's wording for an ill-formed subsequence the C core reported.
 
     For UTF-16, `unit` is the code unit at the error (a lead surrogate with
     no trail, or a lone trail surrogate) and `subpart_length` tells a final
-    odd byte from a surrogate pair cut short.
+    odd byte from a surrogate pair cut short.  For WTF-8, CESU-8 and MUTF-8
+    (whose reasons utfkit defines, in UTF-8's words where UTF-8's apply),
+    `unit` is the first byte of the subsequence -- or, for a surrogate byte
+    sequence, the surrogate code point it encodes -- and `to` the encoding
+    a conversion was writing, if any.
     """
     if encoding == UTF_8:
         return _UTF_8_REASONS[status]
+    if encoding in _CARRY_LONE_SURROGATES or encoding == "cesu-8":
+        return _utf8_family_reason(status, encoding, unit, to)
     if encoding.startswith("utf-32"):
         return _UTF_32_REASONS[status]
     if status == lib.UTFKIT_END_OF_DATA:
@@ -200,13 +230,44 @@ def reason(status: int, encoding: str = UTF_8, unit: int = 0, subpart_length: in
     return "illegal UTF-16 surrogate" if 0xD800 <= unit <= 0xDBFF else "illegal encoding"
 
 
-def _decode_error(data: object, encoding: str, result: Any) -> UnicodeDecodeError:
+def _utf8_family_reason(status: int, encoding: str, unit: int, to: Optional[str]) -> str:
+    """The reasons utfkit defines for WTF-8, CESU-8 and MUTF-8 input
+    (README, "Errors"); the cuts are in csrc/utfkit.h."""
+    if status == lib.UTFKIT_INVALID_START:
+        if encoding != "wtf-8" and 0xF0 <= unit <= 0xF4:
+            return f"invalid start byte ({encoding} has no 4-byte form: a supplementary " \
+                   "character is a surrogate pair of 3-byte sequences)"
+        if encoding == "mutf-8" and unit == 0:
+            return "invalid start byte (mutf-8 writes U+0000 as C0 80)"
+        return "invalid start byte"
+    if status == lib.UTFKIT_SURROGATE:
+        if encoding == "cesu-8":
+            which = "lead" if unit < 0xDC00 else "trail"
+            return f"unpaired {which} surrogate byte sequence"
+        if to is not None and to not in _TAKE_LONE_SURROGATES:
+            return f"lone surrogate byte sequence cannot be converted to {to}"
+        return "surrogate pair byte sequence (wtf-8 writes the pair as one 4-byte sequence)"
+    return _UTF_8_REASONS[status]
+
+
+def _utf8_family_unit(subsequence: bytes, status: int) -> int:
+    """reason()'s `unit` for WTF-8, CESU-8, MUTF-8: the first byte of the
+    ill-formed subsequence, or the surrogate a surrogate byte sequence
+    (ED A0..BF 80..BF) encodes."""
+    if status == lib.UTFKIT_SURROGATE:
+        return 0xD000 | (subsequence[1] & 0x3F) << 6 | (subsequence[2] & 0x3F)
+    return subsequence[0]
+
+
+def _decode_error(data: object, encoding: str, result: Any, to: Optional[str] = None) -> UnicodeDecodeError:
     whole = _as_bytes(data)
     start = result.position
     unit = 0
     if encoding.startswith("utf-16") and result.status == lib.UTFKIT_SURROGATE:
         unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
-    why = reason(result.status, encoding, unit, result.subpart_length)
+    elif encoding in _UTF8_FAMILY_FORMS and start < len(whole):
+        unit = _utf8_family_unit(whole[start : start + 3], result.status)
+    why = reason(result.status, encoding, unit, result.subpart_length, to)
     return UnicodeDecodeError(encoding, whole, start, start + result.subpart_length, why)
 
 
@@ -354,7 +415,9 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
                 lambda dst, cap: lib.utfkit_utf8_sanitize(source, length, dst, cap),
                 length * 3, data, name,
             )
-        capacity = length + _UNIT_SIZE[name]  # a final partial unit becomes a whole U+FFFD
+        # a final partial unit becomes a whole U+FFFD; in the UTF-8-based
+        # forms a single byte can become one (3 bytes)
+        capacity = 3 * length if _UNIT_SIZE[name] == 1 else length + _UNIT_SIZE[name]
         return _write_fresh(
             lambda dst, cap: lib.utfkit_transcode(source, length, form, form, lib.UTFKIT_REPLACE, dst, cap),
             capacity, data, name,
@@ -363,7 +426,10 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
         _release(source)
 
 
-def _write_fresh(write: Callable[[Any, int], Any], capacity: int, data: object, from_name: str) -> bytes:
+def _write_fresh(
+    write: Callable[[Any, int], Any], capacity: int, data: object, from_name: str,
+    to_name: Optional[str] = None,
+) -> bytes:
     """Run a C writer, ``write(dst, cap)``, in one pass into uninitialised
     scratch space of the worst-case size (only the pages written are ever
     touched), raise what it reports, and copy the bytes written into a new
@@ -372,11 +438,11 @@ def _write_fresh(write: Callable[[Any, int], Any], capacity: int, data: object, 
     the copy."""
     scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
     result = write(scratch, capacity)
-    _raise_for(result, data, from_name)
+    _raise_for(result, data, from_name, to_name)
     return ffi.buffer(scratch, result.written)[:]
 
 
-def _raise_for(result: Any, data: object, from_name: str) -> None:
+def _raise_for(result: Any, data: object, from_name: str, to_name: Optional[str] = None) -> None:
     status = result.status
     if status == lib.UTFKIT_OK:
         return
@@ -385,7 +451,7 @@ def _raise_for(result: Any, data: object, from_name: str) -> None:
     if status == lib.UTFKIT_TOO_LARGE and result.subpart_length == 0:
         # (a UTF-32 unit above 10FFFF has a 4-byte subpart)
         raise MemoryError("utfkit: the input is too large to convert in memory")
-    raise _decode_error(data, from_name, result)
+    raise _decode_error(data, from_name, result, to_name)
 
 
 def _worst_case_size(length: int, from_name: str, to_name: str) -> int:
@@ -394,12 +460,16 @@ def _worst_case_size(length: int, from_name: str, to_name: str) -> int:
     Every source code unit yields at most one code point (a character, or
     one U+FFFD for the subpart it starts), and so does a partial final
     unit.  A code point from a 1- or 2-byte unit is at most 3 bytes of
-    UTF-8 or 2 of UTF-16 (a supplementary one takes 2 such units); from a
-    UTF-32 unit, at most 4 bytes in any form.
+    UTF-8 (or WTF-8, CESU-8, MUTF-8) or 2 of UTF-16 (a supplementary one
+    takes 2 such units, and 6 bytes of CESU-8); from a UTF-32 unit, at most
+    4 bytes in any form but CESU-8 and MUTF-8, 6.
     """
     from_unit, to_unit = _UNIT_SIZE[from_name], _UNIT_SIZE[to_name]
     units = -(-length // from_unit)
-    per_unit = 4 if from_unit == 4 else {1: 3, 2: 2, 4: 4}[to_unit]
+    if from_unit == 4:
+        per_unit = 6 if to_name in ("cesu-8", "mutf-8") else 4
+    else:
+        per_unit = {1: 3, 2: 2, 4: 4}[to_unit]
     return units * per_unit
 
 
@@ -450,7 +520,7 @@ def _transcode_into(
         raise ValueError(
             f"transcode(): 'out' has room for {room} bytes; the output needs {result.written}"
         )
-    _raise_for(result, data, from_name)
+    _raise_for(result, data, from_name, _name_of_form(to_form))
     return int(result.written)
 
 
@@ -461,9 +531,11 @@ def _transcode_new(
     length = len(source)
     if from_form == to_form and lib.utfkit_validate(source, length, from_form):
         return _as_bytes(data)  # well-formed already: the output is the input, no copy
+    if {from_name, to_name} == {"utf-8", "wtf-8"} and lib.utfkit_utf8_validate(source, length):
+        return _as_bytes(data)  # UTF-8 is WTF-8 unchanged (seed 003 section 6.4)
     return _write_fresh(
         lambda dst, cap: lib.utfkit_transcode(source, length, from_form, to_form, mode, dst, cap),
-        _worst_case_size(length, from_name, to_name), data, from_name,
+        _worst_case_size(length, from_name, to_name), data, from_name, to_name,
     )
 
 
@@ -481,8 +553,15 @@ def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict
         source, len(source), _FORMS[from_name], _FORMS[to_name], mode
     )
     _release(source)
-    _raise_for(result, data, from_name)
+    _raise_for(result, data, from_name, to_name)
     return int(result.written)
+
+
+def _name_of_form(form: int) -> str:
+    for name, value in _FORMS.items():
+        if value == form:
+            return name
+    raise ValueError(f"no encoding form {form}")
 
 
 def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str:
@@ -495,6 +574,11 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
     CPython accepts works, registered ones included, and an unknown handler
     name raises LookupError exactly when CPython would: on meeting the first
     ill-formed code unit.
+
+    ``wtf-8``, ``cesu-8`` and ``mutf-8``, which CPython lacks, decode as
+    their specifications say: WTF-8 and MUTF-8 yield lone surrogates as
+    they are (a MUTF-8 surrogate pair joins into one character), and every
+    error handler is called with utfkit's positions and reasons.
     """
     if type(data) is bytes and encoding is UTF_8:
         # The common case, as directly as CPython's own call: at 64 KiB of
@@ -505,6 +589,10 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
     if not isinstance(errors, str):
         raise TypeError(f"decode() argument 'errors' must be str, not {type(errors).__name__}")
     _input(data, "decode")  # the same TypeError / BufferError as every other call
+    if name in _UTF8_FAMILY_FORMS:
+        from ._utf8_family import decode_utf8_family
+
+        return decode_utf8_family(data, name, errors)
     return _CPYTHON_DECODERS[name](data, errors, True)[0]
 
 
@@ -514,12 +602,23 @@ def encode(text: str, encoding: str = UTF_8, errors: str = "strict") -> bytes:
     Lone surrogates follow `errors` exactly as CPython's encoders treat them
     (strict raises UnicodeEncodeError; surrogatepass, replace, ignore,
     backslashreplace and the rest as CPython does).
+
+    ``wtf-8`` writes lone surrogates as surrogate byte sequences and joins a
+    lead surrogate followed by a trail surrogate into one 4-byte sequence
+    (seed 003 section 6.1); ``mutf-8`` writes every code point as Java's
+    String does (U+0000 as C0 80, supplementary characters and surrogates
+    as 3-byte surrogate sequences); ``cesu-8`` does so for Unicode text
+    only: a surrogate in `text` goes to the `errors` handler.
     """
     if not isinstance(text, str):
         raise TypeError(f"encode() argument 'text' must be str, not {type(text).__name__}")
     name = _normalize_encoding(encoding, "encode")
     if not isinstance(errors, str):
         raise TypeError(f"encode() argument 'errors' must be str, not {type(errors).__name__}")
+    if name in _UTF8_FAMILY_FORMS:
+        from ._utf8_family import encode_utf8_family
+
+        return encode_utf8_family(text, name, errors)
     return text.encode(name, errors)
 
 

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import BinaryIO, List, Optional, Sequence
 
 from . import __version__, _core
+from .codec import decodable_prefix_length
 from .stream import IncrementalTranscoder
 
 EXIT_VALID = 0
@@ -52,7 +53,7 @@ PROGRESS_MIN_SIZE = 64 << 20  # files at least this big show progress on a termi
 # the next: a UTF-8 character is at most 4 bytes (Table 3-7), and what UTF-16
 # or UTF-32 can leave unfinished is a lead surrogate and an odd byte, or 3
 # bytes of a 4-byte unit.
-_MAX_CARRY = 3
+_MAX_CARRY = 6  # a WTF-8 lead surrogate sequence and a cut-off character after it
 
 
 @dataclass
@@ -83,18 +84,19 @@ class _Position:
 
     def advance(self, buffer: bytearray, start: int, end: int, encoding: str = "utf-8") -> None:
         """Move past buffer[start:end], which is well-formed in `encoding`."""
-        if encoding != "utf-8":
+        if _core._UNIT_SIZE[encoding] != 1:
             # Newlines cannot be found byte-wise in UTF-16/32: count them in
-            # the UTF-8 form of the same text.
+            # the UTF-8 form of the same text.  (In the UTF-8-based forms,
+            # 0A is a newline wherever it is.)
             buffer = bytearray(_core.transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
             start, end = 0, len(buffer)
         newlines = buffer.count(b"\n", start, end)
         if newlines:
             self.line += newlines
             line_start = buffer.rfind(b"\n", start, end) + 1
-            self.column = 1 + _core.count(memoryview(buffer)[line_start:end])
+            self.column = 1 + _core.count(memoryview(buffer)[line_start:end], encoding)
         else:
-            self.column += _core.count(memoryview(buffer)[start:end])
+            self.column += _core.count(memoryview(buffer)[start:end], encoding)
 
 
 def _check_stream(
@@ -111,11 +113,19 @@ def _check_stream(
         at_end = not read
         filled = carried + (read or 0)
         window = view[:filled]
+        if encoding in _core._UTF8_FAMILY_FORMS and not at_end:
+            # What ends the chunk may depend on what follows: a lead
+            # surrogate sequence (WTF-8: a trail after it is ill-formed) or
+            # a cut-off character.  Carry it to the next chunk.
+            window = view[: decodable_prefix_length(bytes(window[-_MAX_CARRY:]), encoding)
+                          + max(filled - _MAX_CARRY, 0)]
         result = _core.first_error(window, "check", encoding)
         if result.status == _core.lib.UTFKIT_OK:
-            position.advance(buffer, 0, filled, encoding)
-            consumed += filled
-            carried = 0
+            checked = len(window)
+            position.advance(buffer, 0, checked, encoding)
+            consumed += checked
+            carried = filled - checked
+            buffer[:carried] = buffer[checked:filled]
         elif result.status == _core.lib.UTFKIT_END_OF_DATA and not at_end:
             # The chunk ends inside a character that is fine so far: carry it.
             start = result.position
@@ -128,6 +138,8 @@ def _check_stream(
             position.advance(buffer, 0, start, encoding)
             subpart = bytes(buffer[start : start + result.subpart_length])
             unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
+            if encoding in _core._UTF8_FAMILY_FORMS:  # the byte, or the surrogate it starts
+                unit = _core._utf8_family_unit(bytes(buffer[start : start + 3]), result.status)
             if show_progress:
                 sys.stderr.write("\r\033[K")
             return Finding(

@@ -1,0 +1,172 @@
+/*
+ * fuzz_utfe8.c -- UTF-E-8 (seed 002): decoding any bytes with every errors
+ * mode under every kernel into exact-size heap blocks (AddressSanitizer
+ * sees any write past them), and encoding any 64-bit values:
+ *
+ *   - utfkit_utfe8_check agrees with a strict decode; decode's count is
+ *     exact (a decode into exactly that many code points succeeds, into
+ *     fewer reports OUTPUT_TOO_SMALL with the same count);
+ *   - well-formed input re-encodes to itself; replace output re-encodes to
+ *     well-formed UTF-E-8;
+ *   - encoding reports the first value above 2^63 - 1, else the exact
+ *     length, and decodes back to the values;
+ *   - every kernel gives the scalar kernel's results.
+ *
+ * Input: byte 0 is the cap to try below the exact one; the rest is both
+ * the text to decode and, 8 bytes at a time, values to encode.
+ */
+#include "fuzz_common.h"
+
+typedef struct decode_outcome {
+    utfkit_result result[3];
+    uint64_t *code_points[3];
+} decode_outcome;
+
+static uint64_t *decode_exact(const uint8_t *src, size_t len, int mode, utfkit_result *result)
+{
+    utfkit_result counted = utfkit_utfe8_decode(src, len, mode, NULL, 0);
+    size_t need = counted.written;
+    FUZZ_REQUIRE(need <= len, "%zu code points from %zu bytes", need, len);
+    uint64_t *dst = malloc(need ? need * sizeof *dst : 1);
+    if (dst == NULL)
+        abort();
+    *result = utfkit_utfe8_decode(src, len, mode, need ? dst : NULL, need);
+    if (counted.status == UTFKIT_OUTPUT_TOO_SMALL || counted.status == UTFKIT_OK)
+        FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need,
+                     "mode %d: status %d written %zu need %zu", mode, result->status,
+                     result->written, need);
+    else
+        FUZZ_REQUIRE(fuzz_same_result(*result, counted), "strict error depends on cap");
+    return dst;
+}
+
+static uint8_t *encode_exact(const uint64_t *values, size_t count, utfkit_result *result)
+{
+    utfkit_result measured = utfkit_utfe8_encode(values, count, NULL, 0);
+    size_t need = measured.status == UTFKIT_TOO_LARGE ? 0 : measured.written;
+    uint8_t *dst = malloc(need ? need : 1);
+    if (dst == NULL)
+        abort();
+    *result = utfkit_utfe8_encode(values, count, need ? dst : NULL, need);
+    if (measured.status != UTFKIT_TOO_LARGE)
+        FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need, "encode length");
+    else
+        FUZZ_REQUIRE(fuzz_same_result(*result, measured), "encode error depends on cap");
+    return dst;
+}
+
+static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
+{
+    decode_outcome o;
+    utfkit_result check = utfkit_utfe8_check(src, len);
+    for (int mode = 0; mode < 3; mode++) {
+        o.code_points[mode] = decode_exact(src, len, mode, &o.result[mode]);
+        utfkit_result r = o.result[mode];
+        if (mode == UTFKIT_STRICT) {
+            FUZZ_REQUIRE(r.status == check.status && r.position == check.position &&
+                             r.subpart_length == check.subpart_length,
+                         "check and strict decode differ");
+            FUZZ_REQUIRE(r.position + r.subpart_length <= len, "subpart past the end");
+            if (r.status != UTFKIT_OK)
+                continue;
+        }
+        /* re-encode: well-formed input gives itself back */
+        utfkit_result encoded;
+        uint8_t *bytes = encode_exact(o.code_points[mode], r.written, &encoded);
+        FUZZ_REQUIRE(encoded.status == UTFKIT_OK, "decoded values do not encode");
+        FUZZ_REQUIRE(utfkit_utfe8_check(bytes, encoded.written).status == UTFKIT_OK,
+                     "re-encoded output ill-formed");
+        if (check.status == UTFKIT_OK)
+            FUZZ_REQUIRE(encoded.written == len && memcmp(bytes, src, len) == 0,
+                         "decode then encode is not the identity");
+        free(bytes);
+        if (r.written != 0) {
+            size_t cap = cap_cut % r.written;
+            uint64_t *small = malloc(cap ? cap * sizeof *small : 1);
+            utfkit_result cut = utfkit_utfe8_decode(src, len, mode, cap ? small : NULL, cap);
+            FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == r.written,
+                         "cap %zu: status %d written %zu", cap, cut.status, cut.written);
+            FUZZ_REQUIRE(cap == 0 || memcmp(small, o.code_points[mode], cap * sizeof *small) == 0,
+                         "small cap holds no prefix");
+            free(small);
+        }
+    }
+    return o;
+}
+
+static void encode_values(const uint8_t *data, size_t size, size_t cap_cut)
+{
+    size_t count = size / 8;
+    uint64_t *values = malloc(count ? count * sizeof *values : 1);
+    if (values == NULL)
+        abort();
+    if (count)
+        memcpy(values, data, count * sizeof *values);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) /* the second time, all in range, of every length */
+            for (size_t k = 0; k < count; k++)
+                values[k] = (values[k] & 0x7FFFFFFFFFFFFFFFull) >> (values[k] % 64);
+        utfkit_result encoded;
+        uint8_t *bytes = encode_exact(values, count, &encoded);
+        size_t first_too_large = count;
+        for (size_t k = 0; k < count; k++)
+            if (values[k] > 0x7FFFFFFFFFFFFFFFull) {
+                first_too_large = k;
+                break;
+            }
+        if (first_too_large < count) {
+            FUZZ_REQUIRE(encoded.status == UTFKIT_TOO_LARGE && encoded.position == first_too_large,
+                         "value %zu above 2^63 - 1 not reported", first_too_large);
+        } else {
+            FUZZ_REQUIRE(encoded.status == UTFKIT_OK, "encode status %d", encoded.status);
+            utfkit_result decoded;
+            uint64_t *back = decode_exact(bytes, encoded.written, UTFKIT_STRICT, &decoded);
+            FUZZ_REQUIRE(decoded.status == UTFKIT_OK && decoded.written == count &&
+                             (count == 0 || memcmp(back, values, count * sizeof *values) == 0),
+                         "encode then decode is not the identity");
+            free(back);
+            if (encoded.written != 0) {
+                size_t cap = cap_cut % encoded.written;
+                uint8_t *small = malloc(cap ? cap : 1);
+                utfkit_result cut = utfkit_utfe8_encode(values, count, cap ? small : NULL, cap);
+                FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == encoded.written,
+                             "encode cap %zu: status %d", cap, cut.status);
+                free(small);
+            }
+        }
+        free(bytes);
+    }
+    free(values);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    size_t cap_cut = data[0];
+    size_t len = size - 1;
+    uint8_t *src = fuzz_copy(data + 1, len);
+    const char *kernels[FUZZ_MAX_KERNELS];
+    size_t kernel_count = fuzz_kernels(kernels);
+    fuzz_use_kernel("scalar");
+    decode_outcome reference = run(src, len, cap_cut);
+    for (size_t k = 1; k < kernel_count; k++) {
+        fuzz_use_kernel(kernels[k]);
+        decode_outcome o = run(src, len, cap_cut);
+        for (int mode = 0; mode < 3; mode++) {
+            FUZZ_REQUIRE(fuzz_same_result(o.result[mode], reference.result[mode]),
+                         "decode mode %d differs from scalar", mode);
+            if (o.result[mode].status == UTFKIT_OK && o.result[mode].written != 0)
+                FUZZ_REQUIRE(memcmp(o.code_points[mode], reference.code_points[mode],
+                                    o.result[mode].written * sizeof(uint64_t)) == 0,
+                             "decode mode %d output differs from scalar", mode);
+            free(o.code_points[mode]);
+        }
+    }
+    for (int mode = 0; mode < 3; mode++)
+        free(reference.code_points[mode]);
+    fuzz_use_kernel("scalar");
+    encode_values(src, len, cap_cut);
+    free(src);
+    return 0;
+}

@@ -1,0 +1,205 @@
+"""Registration of utfkit's ``wtf-8``, ``cesu-8`` and ``mutf-8`` codecs with
+the :mod:`codecs` module.
+
+Nothing is registered at import: call :func:`register_codecs` once, and
+then ``"…".encode("wtf-8")``, ``b.decode("mutf-8")``,
+``open(path, encoding="cesu-8")``, ``codecs.getincrementaldecoder("cesu-8")``
+and the stream readers and writers work.
+
+Chunked decoding gives what one-shot decoding gives however the input is
+split: a sequence cut by a chunk boundary waits for its end, and so does a
+lead surrogate byte sequence at the end of a chunk, since what follows
+decides what it is -- the first half of a pair (CESU-8, MUTF-8), the lead
+of an ill-formed surrogate pair byte sequence (WTF-8), or a lone surrogate.
+
+Chunked WTF-8 encoding likewise holds a lead surrogate at the end of a
+chunk back until the next chunk (or ``final=True``) shows whether a trail
+surrogate follows, to join the two into one 4-byte sequence (seed 003
+section 6.1).  Note that :class:`io.TextIOWrapper` -- what ``open()``
+returns -- never calls its encoder with ``final=True``: text written to a
+``wtf-8`` file whose very last character is a lone lead surrogate loses
+that character.  Write such text with :func:`utfkit.encode` and a binary
+file instead.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+from typing import Any, Optional, Tuple
+
+from . import _core
+from ._core import _FORMS, _UTF8_FAMILY_NAMES, ffi, lib
+
+__all__ = ["register_codecs"]
+
+_registered = False
+
+
+def register_codecs() -> None:
+    """Register the ``wtf-8``, ``cesu-8`` and ``mutf-8`` codecs (also spelt
+    ``wtf8``, ``cesu_8``, ``MUTF-8`` …) with :mod:`codecs`.
+
+    Explicit by design, never done at import; calling it again does
+    nothing.  CPython's own codecs are untouched.
+    """
+    global _registered
+    if not _registered:
+        codecs.register(_search)
+        _registered = True
+
+
+def _search(name: str) -> Optional[codecs.CodecInfo]:
+    canonical = _UTF8_FAMILY_NAMES.get(name.strip().lower().replace("_", "-").replace(" ", "-"))
+    return None if canonical is None else _codec_info(canonical)
+
+
+# ------------------------------------------------------ where chunks are cut
+
+
+def _is_lead_surrogate_bytes(data: bytes, at: int) -> bool:
+    return (at >= 0 and data[at] == 0xED and 0xA0 <= data[at + 1] <= 0xAF
+            and 0x80 <= data[at + 2] <= 0xBF)
+
+
+def _cut_short_at(data: bytes, cut: int, name: str) -> int:
+    """Start of a sequence that data[:cut] ends inside of (one the core
+    reports as ending early, not as ill-formed), or `cut` if none."""
+    lead = cut - 1
+    while lead >= 0 and cut - lead <= 3 and 0x80 <= data[lead] <= 0xBF:
+        lead -= 1  # sequences are at most 4 bytes
+    if lead >= 0 and data[lead] >= 0xC0:
+        tail = ffi.from_buffer("uint8_t[]", data[lead:cut])
+        result = lib.utfkit_check(tail, len(tail), _FORMS[name])
+        ffi.release(tail)
+        if result.status == lib.UTFKIT_END_OF_DATA and result.position == 0:
+            return lead
+    return cut
+
+
+# What a chunk may end with whose reading depends on what comes next: a
+# sequence cut short, a lead surrogate sequence, and these again before
+# them (a lead byte that the cut-off byte after it would have rejected;
+# CESU-8's lead surrogate then ED B0 cut short).  Each is held back.
+_MOST_HELD_BACK = 8
+
+
+def decodable_prefix_length(data: bytes, name: str) -> int:
+    """Length of the longest prefix of a chunk of `name` (wtf-8, cesu-8,
+    mutf-8) whose decoding cannot depend on bytes still to come.
+
+    Left over: a final sequence the end of the chunk cuts short, a lead
+    surrogate byte sequence (whose trail may come next), and again such
+    things before them -- at most a few, so that ill-formed text is not
+    held back without end; holding back more than needed is harmless, as
+    those bytes are read again with the next chunk.
+    """
+    cut = len(data)
+    for _ in range(_MOST_HELD_BACK):
+        shorter = _cut_short_at(data, cut, name)
+        if shorter == cut and _is_lead_surrogate_bytes(data, cut - 3):
+            shorter = cut - 3
+        if shorter == cut:
+            break
+        cut = shorter
+    return cut
+
+
+def _decode_chunk(data: Any, name: str, errors: str, final: bool) -> Tuple[str, int]:
+    data = bytes(data)
+    length = len(data) if final else decodable_prefix_length(data, name)
+    return _core.decode(data[:length], name, errors), length
+
+
+# ------------------------------------------------------------------ codecs
+
+
+@functools.lru_cache(maxsize=None)
+def _codec_info(name: str) -> codecs.CodecInfo:
+    def encode(text: str, errors: str = "strict") -> Tuple[bytes, int]:
+        return _core.encode(text, name, errors), len(text)
+
+    def decode(data: Any, errors: str = "strict") -> Tuple[str, int]:
+        return _core.decode(data, name, errors), memoryview(data).nbytes
+
+    class IncrementalEncoder(codecs.IncrementalEncoder):
+        """Chunked encoding; WTF-8 holds a final lead surrogate back (see
+        the module docstring)."""
+
+        def __init__(self, errors: str = "strict") -> None:
+            super().__init__(errors)
+            self.pending = ""  # a lead surrogate awaiting its possible trail
+
+        def encode(self, input: str, final: bool = False) -> bytes:
+            text = self.pending + input
+            self.pending = ""
+            if name == "wtf-8" and not final and text and "\ud800" <= text[-1] <= "\udbff":
+                self.pending, text = text[-1], text[:-1]
+            return _core.encode(text, name, self.errors)
+
+        def reset(self) -> None:
+            self.pending = ""
+
+        def getstate(self) -> int:
+            return ord(self.pending) if self.pending else 0
+
+        def setstate(self, state: int) -> None:  # type: ignore[override]
+            self.pending = chr(state) if state else ""
+
+    class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
+        """Chunked decoding, identical to one-shot decoding however split."""
+
+        def _buffer_decode(self, input: Any, errors: str, final: bool) -> Tuple[str, int]:
+            return _decode_chunk(input, name, errors, final)
+
+    class StreamWriter(codecs.StreamWriter):
+        """Writes through an IncrementalEncoder, so that a surrogate pair
+        split across write() calls still joins; reset() and close() write
+        a held-back lead surrogate."""
+
+        def __init__(self, stream: Any, errors: str = "strict") -> None:
+            super().__init__(stream, errors)
+            self._encoder = IncrementalEncoder(errors)
+
+        def encode(self, input: str, errors: str = "strict") -> Tuple[bytes, int]:
+            return _core.encode(input, name, errors), len(input)
+
+        def write(self, object: str) -> None:
+            self._encoder.errors = self.errors
+            self.stream.write(self._encoder.encode(object))
+
+        def writelines(self, list: Any) -> None:
+            self.write("".join(list))
+
+        def reset(self) -> None:
+            rest = self._encoder.encode("", final=True)
+            if rest:
+                self.stream.write(rest)
+
+        def close(self) -> None:
+            self.reset()
+            self.stream.close()
+
+        def __exit__(self, *exc_info: Any) -> None:
+            self.close()
+
+    class StreamReader(codecs.StreamReader):
+        """codecs.StreamReader keeps what decode() leaves over for the next
+        call and, at the end of the stream, calls decode() once more with
+        those bytes alone: then they are decoded as final, so a trailing
+        lone surrogate is kept and a truncated sequence is reported, not
+        dropped."""
+
+        def decode(self, input: Any, errors: str = "strict") -> Tuple[str, int]:
+            at_end = len(input) > 0 and input == self.bytebuffer  # no new bytes came
+            return _decode_chunk(input, name, errors, at_end)
+
+    return codecs.CodecInfo(
+        name=name,
+        encode=encode,
+        decode=decode,
+        incrementalencoder=IncrementalEncoder,
+        incrementaldecoder=IncrementalDecoder,
+        streamreader=StreamReader,
+        streamwriter=StreamWriter,
+    )
