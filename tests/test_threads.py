@@ -9,10 +9,21 @@ GIL (Py_BEGIN_ALLOW_THREADS) around the call.
 
 from __future__ import annotations
 
+import importlib.util
 import re
+from pathlib import Path
+
 import pytest
 
-from utfkit._ffi_build import _cdef_text, ffibuilder
+# The build script is loaded from this checkout, not from the installed
+# package: it reads csrc/utfkit.h beside it, which only the source tree has
+# (a non-editable install ships src/utfkit/_ffi_build.py without csrc/).
+_BUILD_SCRIPT = Path(__file__).resolve().parents[1] / "src" / "utfkit" / "_ffi_build.py"
+_spec = importlib.util.spec_from_file_location("utfkit_ffi_build_from_checkout", _BUILD_SCRIPT)
+_ffi_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ffi_build)
+_cdef_text = _ffi_build._cdef_text
+ffibuilder = _ffi_build.ffibuilder
 
 
 @pytest.fixture(autouse=True)
