@@ -178,8 +178,10 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
                                        int errors);
 
 /* The exact length of utfkit_transcode's output for src that is
- * well-formed in `from` (check with utfkit_validate first), computed by
- * counting alone -- much faster than a conversion.  For ill-formed src the
+ * well-formed in `from` (check with utfkit_validate first).  Between UTF-8,
+ * UTF-16 and UTF-32 it is computed by counting alone -- much faster than a
+ * conversion; from or to WTF-8, CESU-8 and MUTF-8 it is a conversion into
+ * a measuring sink (nothing is written).  For ill-formed src the
  * number means nothing, but nothing outside src[0..len) is read. */
 size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int to);
 
