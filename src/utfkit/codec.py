@@ -30,6 +30,7 @@ from typing import Any, Optional, Tuple
 
 from . import _core
 from ._core import _FORMS, _UTF8_FAMILY_NAMES, ffi, lib
+from ._utf8_family import _is_lead_surrogate_bytes
 
 __all__ = ["register_codecs"]
 
@@ -55,11 +56,6 @@ def _search(name: str) -> Optional[codecs.CodecInfo]:
 
 
 # ------------------------------------------------------ where chunks are cut
-
-
-def _is_lead_surrogate_bytes(data: bytes, at: int) -> bool:
-    return (at >= 0 and data[at] == 0xED and 0xA0 <= data[at + 1] <= 0xAF
-            and 0x80 <= data[at + 2] <= 0xBF)
 
 
 def _cut_short_at(data: bytes, cut: int, name: str) -> int:
