@@ -10,9 +10,9 @@ from __future__ import annotations
 import array as _array
 import codecs
 import functools
-import os
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
+from ._kernels import available_backends, backend, backend_of, cpu_features, set_backend
 from ._native import ffi, lib
 
 if TYPE_CHECKING:  # typeshed ships typing_extensions; nothing is imported at run time
@@ -627,52 +627,3 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
     form = _FORMS[_normalize_encoding(encoding, "count")]
     source = _input(data, "count")
     return int(lib.utfkit_count(source, len(source), form))
-
-
-# ---------------------------------------------------------------- kernels
-
-_KERNEL_NAMES = ("scalar", "sse2", "sse4", "avx2", "avx512", "neon")
-
-
-def available_backends() -> List[str]:
-    """Kernels this CPU can run, slowest first (the last is the default)."""
-    return [name for name in _KERNEL_NAMES if lib.utfkit_backend_available(name.encode())]
-
-
-def set_backend(name: Optional[str]) -> None:
-    """Make `name` the active kernel (None: the best for this CPU).
-
-    Meant for tests and benchmarks; not safe while other threads call utfkit.
-    """
-    if name is None:
-        lib.utfkit_set_backend(ffi.NULL)
-        return
-    status = lib.utfkit_set_backend(name.encode())
-    if status == -1:
-        raise ValueError(f"unknown utfkit backend {name!r}; known: {', '.join(_KERNEL_NAMES)}")
-    if status == -2:
-        raise ValueError(
-            f"utfkit backend {name!r} cannot run on this CPU; "
-            f"available: {', '.join(available_backends())}"
-        )
-
-
-def backend() -> str:
-    """The active kernel: 'scalar', 'sse2', 'sse4', 'avx2', 'avx512' or 'neon'."""
-    return ffi.string(lib.utfkit_backend()).decode("ascii")
-
-
-def backend_of(operation: str) -> str:
-    """The kernel that runs `operation`: for ``"validate"`` (UTF-8
-    validation, wherever it happens), the faster of AVX-512 and AVX2 as
-    measured once at import when both are available and no kernel was
-    forced; otherwise :func:`backend`."""
-    return ffi.string(lib.utfkit_backend_of(operation.encode())).decode("ascii")
-
-
-def cpu_features() -> str:
-    """CPU features the dispatcher detected, space-separated."""
-    return ffi.string(lib.utfkit_cpu_features()).decode("ascii")
-
-
-set_backend(os.environ.get("UTFKIT_BACKEND") or None)
