@@ -372,12 +372,14 @@ def _command_convert(args: argparse.Namespace) -> int:
 def _command_info(args: argparse.Namespace) -> int:
     import cffi
 
+    from .bench.machine import cpu_model
+
     facts = {
         "utfkit": __version__,
         "backend": _core.backend(),
         "validation backend": _core.backend_of("validate"),
         "available backends": ", ".join(_core.available_backends()),
-        "cpu": _cpu_model(),
+        "cpu": cpu_model(),
         "cpu features": _core.cpu_features(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
@@ -393,21 +395,10 @@ def _command_info(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
 def _command_bench(args: argparse.Namespace) -> int:
-    from . import _bench
+    from . import bench
 
-    return _bench.main(args)
+    return bench.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -473,9 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure utfkit against CPython's codecs",
         description="Measure utfkit against CPython's codecs on a generated corpus or on DIR.",
     )
-    from . import _bench
+    from .bench import add_arguments as add_bench_arguments
 
-    _bench.add_arguments(bench)
+    add_bench_arguments(bench)
     bench.set_defaults(run=_command_bench)
 
     info = commands.add_parser("info", help="version, backend and CPU features")

@@ -50,9 +50,9 @@ import random
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
-from typing import Literal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 __all__ = [
     "CORPUS_NAMES",
@@ -271,7 +271,7 @@ class _Style:
         return result
 
 
-_ENGLISH_WORDS: tuple[str, ...] = tuple(
+_ENGLISH_WORDS: tuple[str, ...] = tuple(  # a word list reads best as prose
     """
     the of and to in a is that for it as was with be by on not he this are or his
     from at which but have an they you were had her she there been one all we their
@@ -293,7 +293,7 @@ _ENGLISH_WORDS: tuple[str, ...] = tuple(
     seemed family interest want members mind country area others done turned although
     open problem sense service certain kind began different thus help means whole field
     planet surface orbit atmosphere water ice crater volcano mission rover spacecraft
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
 # Non-ASCII tokens as they occur in English prose: names with diacritics,
