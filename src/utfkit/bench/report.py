@@ -1,6 +1,6 @@
-"""How ``utfkit bench`` shows its figures: the header and legend, the table
-printed row by row as rows are measured, the short-input table, and the
-JSON form of a result."""
+"""How ``utfkit bench`` shows its figures as text: the header and legend,
+the table printed row by row as rows are measured, the table of a size
+sweep, and the short-input table.  (The JSON form is :mod:`.schema`.)"""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .operations import DEFAULT_OPS, FORMS, TRANSCODE_OPERATIONS, UTF8_OPERATIONS
+from .sizes import format_size
 from .small import MANY_COUNT
-from .timing import Measurement, Result, gbps
+from .timing import Measurement, Result
 
 __all__ = [
     "Table",
     "header",
     "legend",
-    "measurement_json",
     "per_item_ns",
     "print_small_results",
-    "result_json",
+    "print_sweep",
 ]
 
 
@@ -64,7 +64,11 @@ def legend(ops: Sequence[str]) -> list[str]:
 
 
 def header(
-    info: dict[str, Any], repeat: int, source: str, ops: Sequence[str] = DEFAULT_OPS
+    info: dict[str, Any],
+    repeat: int,
+    source: str,
+    ops: Sequence[str] = DEFAULT_OPS,
+    sweep: bool = False,
 ) -> list[str]:
     """The lines above the table: the machine, the settings, the legend."""
     return [
@@ -82,7 +86,11 @@ def header(
             else f" | load average {info['load_average_1min']:.2f} at start"
         ),
         (
-            f"texts: {source}; best of {repeat} interleaved rounds "
+            f"texts: {source}; median of {repeat} interleaved rounds "
+            f"({info.get('clock', 'wall time')}); ratio = CPython time / utfkit time "
+            "in the same round (> 1: utfkit faster)"
+            if sweep
+            else f"texts: {source}; best of {repeat} interleaved rounds "
             f"({info.get('clock', 'wall time')}); GB/s = bytes / seconds / 1e9; "
             "ratio = utfkit GB/s / CPython GB/s (> 1: utfkit faster)"
         ),
@@ -137,39 +145,6 @@ class Table:
         print(line, file=self.out, flush=True)
 
 
-def measurement_json(measurement: Measurement | None, processed: int) -> dict[str, Any] | None:
-    """One contender's figures, as ``--json`` gives them."""
-    if measurement is None:
-        return None
-    return {
-        "call": measurement.label,
-        "loops": measurement.loops,
-        "rounds": len(measurement.per_call_ns),
-        "best_ns": measurement.best_ns,
-        "median_ns": measurement.median_ns,
-        "gbps": gbps(processed, measurement.best_ns),
-        "median_gbps": gbps(processed, measurement.median_ns),
-        "minor_faults_per_call": measurement.minor_faults_per_call,
-    }
-
-
-def result_json(result: Result) -> dict[str, Any]:
-    """A row of the report, as ``--json`` gives it."""
-    return {
-        "text": result.task.text,
-        "op": result.task.op,
-        "bytes": result.task.processed,
-        "utfkit": measurement_json(result.utfkit, result.task.processed),
-        "cpython": measurement_json(result.cpython, result.task.processed),
-        "errors": result.task.errors,
-        "ratio": result.ratio,
-        "read_baseline": measurement_json(result.baseline, result.task.processed),
-        "of_read_baseline": result.of_baseline,
-        "agrees": result.task.agrees,
-        "disagreement": result.task.disagreement or None,
-    }
-
-
 def per_item_ns(result: Result, measurement: Measurement) -> float:
     """Nanoseconds per call (small) or per string (many)."""
     items = MANY_COUNT if result.task.op == "many" else 1
@@ -202,3 +177,43 @@ def print_small_results(results: Sequence[Result], out: TextIO) -> None:
         if not result.task.agrees:
             line += f"   WRONG RESULT: {result.task.disagreement}"
         print(line.rstrip(), file=out, flush=True)
+
+
+def print_sweep(results: Sequence[Result], out: TextIO) -> None:
+    """The ratios of a size sweep: a row per operation and size, a column
+    per text, so that where utfkit overtakes CPython reads down a column.
+    Operations without a utfkit call (the read baseline) are left out."""
+    texts = list(dict.fromkeys(result.task.text for result in results))
+    ops = list(dict.fromkeys(result.task.op for result in results if result.utfkit is not None))
+    sizes = sorted({result.size for result in results if result.size is not None})
+    cells = {(result.task.op, result.size, result.task.text): result for result in results}
+    op_width = max([len("op"), *map(len, ops)])
+    size_width = max([len("size"), *(len(format_size(size)) for size in sizes)])
+    widths = [max(len(text), 6) for text in texts]
+    print(
+        "  ".join(
+            [f"{'op':<{op_width}}", f"{'size':>{size_width}}"]
+            + [f"{text:>{width}}" for text, width in zip(texts, widths)]
+        ),
+        file=out,
+    )
+    print("  ".join("-" * width for width in (op_width, size_width, *widths)), file=out)
+    for op in ops:
+        for index, size in enumerate(sizes):
+            row = [f"{op if index == 0 else '':<{op_width}}", f"{format_size(size):>{size_width}}"]
+            for text, width in zip(texts, widths):
+                result = cells.get((op, size, text))
+                row.append(f"{_sweep_cell(result):>{width}}")
+            print("  ".join(row).rstrip(), file=out)
+    wrong = [result for result in results if not result.task.agrees]
+    for result in wrong:
+        print(f"WRONG RESULT: {result.task.disagreement}", file=out)
+
+
+def _sweep_cell(result: Result | None) -> str:
+    if result is None:
+        return ""
+    if not result.task.agrees:
+        return "WRONG"
+    ratio = result.median_ratio
+    return "-" if ratio is None else f"{ratio:.2f}x"

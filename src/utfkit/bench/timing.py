@@ -72,12 +72,15 @@ class Measurement:
 
 @dataclass(frozen=True)
 class Result:
-    """A row of the report."""
+    """A row of the report: a task's measurements, and the size of the text
+    it ran on (the size asked for: ``--size``, or one of ``--sizes``; None
+    for a whole ``--corpus`` file)."""
 
     task: Task
     cpython: Measurement
     utfkit: Measurement | None
     baseline: Measurement | None = None
+    size: int | None = None
 
     @property
     def baseline_gbps(self) -> float | None:
@@ -104,9 +107,24 @@ class Result:
 
     @property
     def ratio(self) -> float | None:
+        """CPython's best round / utfkit's best round (> 1: utfkit faster)."""
         if self.utfkit is None:
             return None
         return self.cpython.best_ns / self.utfkit.best_ns if self.utfkit.best_ns else None
+
+    @property
+    def median_ratio(self) -> float | None:
+        """The median over rounds of CPython's time / utfkit's time in the
+        same round: the two ran back to back, so a slow spell of the machine
+        falls on both halves of each ratio (> 1: utfkit faster)."""
+        if self.utfkit is None:
+            return None
+        ratios = [
+            theirs / mine
+            for theirs, mine in zip(self.cpython.per_call_ns, self.utfkit.per_call_ns)
+            if mine > 0
+        ]
+        return statistics.median(ratios) if ratios else None
 
 
 def gbps(processed: int, per_call_ns: float) -> float:
