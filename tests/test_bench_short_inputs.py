@@ -14,7 +14,6 @@ from utfkit.cli import main
 @pytest.fixture(autouse=True)
 def kernel():
     """Overrides conftest's per-kernel parametrisation: timing runs once."""
-    return None
 
 
 def test_small_inputs_are_what_they_claim():

@@ -69,6 +69,7 @@ def _caption(document: Mapping[str, Any]) -> str:
         f"{machine.get('system')} {machine.get('kernel')}  |  {machine.get('python')}\n"
         f"ratio = CPython time / utfkit time, median over {settings.get('repeat')} "
         f"interleaved rounds ({clock}); above 1.0: utfkit faster"
+        + (f"  |  measured {document['created'][:10]}" if document.get("created") else "")
     )
 
 
@@ -105,13 +106,18 @@ def plot(document: Mapping[str, Any], path: str) -> None:
     if suffix not in FORMATS:
         raise ValueError(f"--plot {path}: the file name must end in {' or '.join(FORMATS)}")
     require_matplotlib()
+    # The object-oriented API only: no pyplot, so no global state (backend,
+    # open figures) is touched in a program that draws charts of its own.
     import matplotlib
-
-    matplotlib.use("Agg")  # files only; no display needed
-    from matplotlib import pyplot
+    from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+    from matplotlib.ticker import (
+        FixedLocator,
+        FuncFormatter,
+        NullFormatter,
+        NullLocator,
+    )
 
     found = _series(document["results"])
     order = [op for op in document.get("operations", {}) if op in found]
@@ -136,15 +142,19 @@ def plot(document: Mapping[str, Any], path: str) -> None:
 
     columns = min(_COLUMNS, len(series))
     rows = math.ceil(len(series) / columns)
+    width = max(4.3 * columns, 6.0)
+    legend_entries = len(texts) + 2  # the texts, the 1.0 line, the shading
+    legend_columns = min(legend_entries, max(2, int(width / 1.7)))
+    legend_rows = math.ceil(legend_entries / legend_columns)
     # Fixed room, in inches, above the charts (title, legend) and below
     # them (caption), whatever the number of rows.
-    top, bottom, panel_height = 1.15, 0.75, 3.4
+    top = 0.95 + 0.25 * legend_rows
+    bottom, panel_height = 1.05, 3.4
     height = top + rows * panel_height + bottom
-    figure, axes_grid = pyplot.subplots(
-        rows, columns, figsize=(4.3 * columns, height), squeeze=False
-    )
+    figure = Figure(figsize=(width, height))
+    axes_grid = figure.subplots(rows, columns, squeeze=False)
     figure.subplots_adjust(
-        left=0.75 / (4.3 * columns), right=1 - 0.15 / (4.3 * columns),
+        left=0.75 / width, right=1 - 0.15 / width,
         top=1 - top / height, bottom=bottom / height, wspace=0.28, hspace=0.55,
     )
     operations = document.get("operations", {})
@@ -188,7 +198,8 @@ def plot(document: Mapping[str, Any], path: str) -> None:
     figure.suptitle("utfkit vs CPython's codecs, by input size (higher is better for utfkit)",
                     y=1 - 0.12 / height, va="top", fontsize=12)
     figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.45 / height),
-                  ncol=min(len(handles), 6), frameon=False, fontsize=9)
-    figure.text(0.5, 0.08 / height, _caption(document), ha="center", va="bottom", fontsize=8)
-    figure.savefig(path, dpi=110)
-    pyplot.close(figure)
+                  ncol=legend_columns, frameon=False, fontsize=9)
+    figure.text(0.5, 0.08 / height, _caption(document), ha="center", va="bottom", fontsize=9)
+    # An SVG keeps its words as text (searchable, small), not as outlines.
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        figure.savefig(path, dpi=110)

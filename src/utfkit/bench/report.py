@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .operations import DEFAULT_OPS, FORMS, TRANSCODE_OPERATIONS, UTF8_OPERATIONS
+from .operations import (
+    DEFAULT_OPS,
+    FORMS,
+    OPERATIONS,
+    TRANSCODE_OPERATIONS,
+    UTF8_OPERATIONS,
+)
 from .sizes import format_size
 from .small import MANY_COUNT
 from .timing import Measurement, Result
@@ -22,9 +28,10 @@ __all__ = [
 ]
 
 
-def legend(ops: Sequence[str]) -> list[str]:
+def legend(ops: Sequence[str], sweep: bool = False) -> list[str]:
     """What the chosen operations compare: a line per UTF-8 operation, and
-    the transcoding ones described once for every direction."""
+    the transcoding ones described once for every direction.  A sweep's
+    table has no read baseline column."""
     transcoding = [op for op in ops if op in TRANSCODE_OPERATIONS]
     width = 37 if transcoding else 24  # the longest call shown, so the "vs" line up
     lines = [
@@ -32,7 +39,7 @@ def legend(ops: Sequence[str]) -> list[str]:
         for op, (mine, theirs) in UTF8_OPERATIONS.items()
         if op in ops
     ]
-    if "validate" in ops:
+    if "validate" in ops and not sweep:
         lines.append(
             "  read GB/s, of read (validate rows): b.find(absent byte) timed in the same "
             "interleaved rounds; of read = utfkit GB/s / read GB/s"
@@ -95,7 +102,7 @@ def header(
             "ratio = utfkit GB/s / CPython GB/s (> 1: utfkit faster)"
         ),
         "operations:",
-        *legend(ops),
+        *legend(ops, sweep),
         "",
     ]
 
@@ -184,7 +191,8 @@ def print_sweep(results: Sequence[Result], out: TextIO) -> None:
     per text, so that where utfkit overtakes CPython reads down a column.
     Operations without a utfkit call (the read baseline) are left out."""
     texts = list(dict.fromkeys(result.task.text for result in results))
-    ops = list(dict.fromkeys(result.task.op for result in results if result.utfkit is not None))
+    timed = {result.task.op for result in results if result.utfkit is not None}
+    ops = [op for op in OPERATIONS if op in timed]
     sizes = sorted({result.size for result in results if result.size is not None})
     cells = {(result.task.op, result.size, result.task.text): result for result in results}
     op_width = max([len("op"), *map(len, ops)])

@@ -8,6 +8,7 @@ fields may appear within a version, so readers ignore what they do not know.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
@@ -100,6 +101,7 @@ def document(
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": dict(machine),
         "settings": {**settings.to_json(names), "round_target_ns": ROUND_TARGET_NS},
         "operations": {

@@ -23,6 +23,7 @@ utfkit time, > 1: utfkit faster), with ``b.isascii()`` as the floor for
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Sequence
@@ -134,6 +135,12 @@ def many_task() -> Task:
 
 
 def run_small(ops: Sequence[str], repeat: int) -> list[Result]:
-    """Measures the ``small`` and ``many`` tasks among ``ops``."""
+    """Measures the ``small`` and ``many`` tasks among ``ops``; a ``small``
+    result's size is its input's length (``many`` has no one size)."""
     tasks = (small_tasks() if "small" in ops else []) + ([many_task()] if "many" in ops else [])
-    return [measure(task, repeat) for task in tasks]
+    return [
+        dataclasses.replace(
+            measure(task, repeat), size=task.processed if task.op == "small" else None
+        )
+        for task in tasks
+    ]
