@@ -20,6 +20,7 @@ from utfkit import _kernels
 
 from . import schema
 from .compare import compare, comparison_json, print_comparison
+from .corpus import Text
 from .machine import machine_info
 from .operations import SHORT_INPUT_OPERATIONS, parse_ops
 from .plot import FORMATS, PlotUnavailable, plot, require_matplotlib
@@ -213,33 +214,45 @@ class _Progress:
             self.stream.flush()
 
 
-def main(args: argparse.Namespace) -> int:
-    """Runs ``utfkit bench``; returns the exit status: 0, 1 if a utfkit result
-    disagreed with CPython's, 2 for a usage or I/O error."""
-    plot_path: str | None = getattr(args, "plot", None)
+def _prepare(args: argparse.Namespace) -> tuple[Settings, dict[str, Any] | None, list[Sized]]:
+    """Everything that can fail before measuring, checked before measuring:
+    the settings (and BASE), --plot's format and matplotlib, the kernel, the
+    texts.  Raises _UsageError with what to print."""
     try:
         settings, base = _settings(args)
     except OSError as error:
-        return _error(f"--compare {args.compare}: {error.strerror or error}")
+        raise _UsageError(f"--compare {args.compare}: {error.strerror or error}") from None
     except (schema.SchemaError, SettingsError) as error:
-        return _error(str(error))
+        raise _UsageError(str(error)) from None
+    plot_path: str | None = getattr(args, "plot", None)
     if plot_path is not None:
         if not plot_path.lower().endswith(FORMATS):
-            return _error(f"--plot {plot_path}: the file name must end in {' or '.join(FORMATS)}")
+            raise _UsageError(f"--plot {plot_path}: the file name must end in {' or '.join(FORMATS)}")
         try:
             require_matplotlib()
         except PlotUnavailable as error:
-            return _error(str(error))
+            raise _UsageError(str(error)) from None
     if settings.backend is not None:
         try:
             _kernels.set_backend(settings.backend)
         except ValueError as error:
-            return _error(f"--backend {settings.backend}: {error}")
+            raise _UsageError(f"--backend {settings.backend}: {error}") from None
     try:
-        sized = load_texts(settings)
-    except SettingsError as error:
-        return _error(str(error))
-    except OSError as error:
+        return settings, base, load_texts(settings)
+    except (SettingsError, OSError) as error:
+        raise _UsageError(str(error)) from None
+
+
+class _UsageError(Exception):
+    """A run that cannot start; the message says why."""
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``utfkit bench``; returns the exit status: 0, 1 if a utfkit result
+    disagreed with CPython's, 2 for a usage or I/O error."""
+    try:
+        settings, base, sized = _prepare(args)
+    except _UsageError as error:
         return _error(str(error))
     use_cpu_time(settings.cpu_time)
     info = machine_info()
@@ -247,24 +260,29 @@ def main(args: argparse.Namespace) -> int:
     source = describe_texts(settings, sized)
     out = sys.stdout
     per_text_ops = [op for op in settings.ops if op not in SHORT_INPUT_OPERATIONS]
+    tables = not args.json and base is None  # a comparison prints only at the end
 
-    if args.json or base is not None or settings.sweep:
-        progress = _Progress(sys.stderr)
-        results = run_sized(sized, settings.repeat, per_text_ops, progress) if per_text_ops else []
-        results += run_small(settings.ops, settings.repeat)
-        progress.done()
-    else:
-        for line in header(info, settings.repeat, source, settings.ops):
+    if tables:
+        for line in header(info, settings.repeat, source, settings.ops, settings.sweep):
             print(line, file=out)
+    if tables and not settings.sweep:
+        # The table of one size: rows printed as they are measured.
         results = []
         if per_text_ops:
-            texts = [text for _, texts in sized for text in texts]
-            table = Table(out, max(len(text.name) for text in texts), max(map(len, settings.ops)))
+            names = [text.name for _, texts in sized for text in texts]
+            table = Table(out, max(map(len, names)), max(map(len, settings.ops)))
             table.header()
             results = run_sized(sized, settings.repeat, per_text_ops, table.row)
-        short_results = run_small(settings.ops, settings.repeat)
+    else:
+        progress = _Progress(sys.stderr)
+        results = run_sized(sized, settings.repeat, per_text_ops, progress) if per_text_ops else []
+        progress.done()
+        if tables:
+            print_sweep(results, out)
+    short_results = run_small(settings.ops, settings.repeat)
+    if tables:
         print_small_results(short_results, out)
-        results += short_results
+    results += short_results
 
     document = schema.document(info, settings, _texts_of(sized), results)
     if base is not None:
@@ -272,16 +290,12 @@ def main(args: argparse.Namespace) -> int:
         for warning in comparison.warnings:
             _warn(warning)
         document["comparison"] = comparison_json(comparison, args.compare)
+        if not args.json:
+            print_comparison(comparison, args.compare, base, out)
     if args.json:
         json.dump(document, out, indent=2)
         out.write("\n")
-    elif base is not None:
-        print_comparison(comparison, args.compare, base, out)
-    elif settings.sweep:
-        for line in header(info, settings.repeat, source, settings.ops, sweep=True):
-            print(line, file=out)
-        print_sweep([result for result in results if result.task.op not in SHORT_INPUT_OPERATIONS], out)
-        print_small_results([r for r in results if r.task.op in SHORT_INPUT_OPERATIONS], out)
+    plot_path: str | None = getattr(args, "plot", None)
     if plot_path is not None:
         try:
             plot(document, plot_path)
@@ -298,7 +312,7 @@ def main(args: argparse.Namespace) -> int:
     return EXIT_WRONG_RESULT if wrong else EXIT_OK
 
 
-def _texts_of(sized: Sequence[Sized]) -> list[tuple[int | None, Any]]:
+def _texts_of(sized: Sequence[Sized]) -> list[tuple[int | None, Text]]:
     return [(size, text) for size, texts in sized for text in texts]
 
 
