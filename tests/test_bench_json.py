@@ -193,6 +193,25 @@ def test_compare_warns_when_cpu_kernel_or_python_differ(changes, what):
     assert machine_warnings(base["machine"], copy.deepcopy(base["machine"])) == []
 
 
+def test_compare_sets_two_saved_runs_cell_by_cell(saved_run, tmp_path):
+    second = tmp_path / "second.json"
+    second.write_text(_run_json(TINY_SWEEP), encoding="utf-8")
+    base, now = schema.load(str(saved_run)), schema.load(str(second))
+    comparison = compare(base, now)
+    assert comparison.warnings == []  # same machine, kernel, Python, clock
+    assert comparison.only_base == [] and comparison.only_now == []
+    base_rows = {schema.cell_key(row): row for row in base["results"]}
+    assert {change.key for change in comparison.changes} == set(base_rows)
+    for change in comparison.changes:
+        assert change.base is base_rows[change.key]
+        assert change.utfkit_speedup == (
+            change.base["utfkit"]["median_ns"] / change.now["utfkit"]["median_ns"]
+        )
+        assert change.cpython_speedup == (
+            change.base["cpython"]["median_ns"] / change.now["cpython"]["median_ns"]
+        )
+
+
 def test_compare_reruns_what_base_measured(saved_run, capsys):
     # Options given here are overridden by BASE's: the same cells come back.
     document = json.loads(_run_json(["--compare", str(saved_run), "--sizes", "4K"]))

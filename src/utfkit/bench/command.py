@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "replace on dirty ones), read (UTF-8), small (validate on 16 B to 1 KiB, "
         "per call), many (validate_many on 10,000 strings), transcode (every direction, "
         "allocating and out=), a single direction such as 'utf8>utf16le' (quote the "
-        "'>' in a shell), or all (default: all; with --sizes, all but small and many)",
+        "'>' in a shell), or all (default: all; with --sizes, all but read, small and many)",
     )
     parser.add_argument(
         "--size",

@@ -10,6 +10,7 @@ how to install it when it is missing.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -200,6 +201,17 @@ def plot(document: Mapping[str, Any], path: str) -> None:
     figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.45 / height),
                   ncol=legend_columns, frameon=False, fontsize=9)
     figure.text(0.5, 0.08 / height, _caption(document), ha="center", va="bottom", fontsize=9)
-    # An SVG keeps its words as text (searchable, small), not as outlines.
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(path, dpi=110)
+    if suffix == ".svg":
+        # An SVG keeps its words as text (searchable, small), not as outlines.
+        with matplotlib.rc_context({"svg.fonttype": "none"}):
+            figure.savefig(path)
+        return
+    # A chart has few colours: as a 256-colour palette image the PNG looks
+    # the same at a third of the size.  Pillow comes with matplotlib.
+    from PIL import Image
+
+    rendered = io.BytesIO()
+    figure.savefig(rendered, format="png", dpi=110)
+    rendered.seek(0)
+    with Image.open(rendered) as image:
+        image.convert("RGB").quantize(256).save(path, format="PNG", optimize=True)
