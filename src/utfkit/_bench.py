@@ -86,7 +86,7 @@ except ImportError:  # pragma: no cover - Windows
 
 import utfkit
 from utfkit import _corpus
-from utfkit._core import backend_of as _core_backend_of
+from utfkit._kernels import backend_of as _core_backend_of
 
 __all__ = [
     "DIRECTIONS",
@@ -995,7 +995,7 @@ def _error(message: str) -> int:
 def _select_backend(name: str | None) -> None:
     if name is None:
         return
-    from utfkit import _core
+    from utfkit import _kernels as _core
 
     _core.set_backend(name)
 
