@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 import utfkit
-import utfkit._core
+import utfkit._kernels
 from utfkit.bench import corpus
 
 DIRECTIONS = [
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     args = parser.parse_args()
     if args.kernel:
-        utfkit._core.set_backend(args.kernel)
+        utfkit._kernels.set_backend(args.kernel)
     files = args.files or sorted(glob.glob(DEFAULT_FILES))
     print(f"kernel {utfkit.backend()}; GB/s of input, best call of {args.rounds} interleaved rounds\n")
     print("| text | direction | strict | replace | dirty | CPython | strict / CPython | dirty / clean |")

@@ -26,22 +26,22 @@ if str(TESTS_DIR) not in sys.path:
 pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files")
 
 import utfkit  # noqa: E402  (after the path set-up above)
-import utfkit._core  # noqa: E402
+import utfkit._kernels  # noqa: E402
 from vector_files import VECTORS_DIR  # noqa: E402
 
 # ---- kernels ------------------------------------------------------------------
-KERNELS = utfkit._core.available_backends()
+KERNELS = utfkit._kernels.available_backends()
 
 
 @pytest.fixture(autouse=True, params=KERNELS, ids=KERNELS)
 def kernel(request):
     """Run the test with the named kernel active; restore the previous one after."""
     previous = utfkit.backend()
-    utfkit._core.set_backend(request.param)
+    utfkit._kernels.set_backend(request.param)
     try:
         yield request.param
     finally:
-        utfkit._core.set_backend(previous)
+        utfkit._kernels.set_backend(previous)
 
 
 # ---- hypothesis profiles ------------------------------------------------------

@@ -29,16 +29,26 @@ from __future__ import annotations
 
 import codecs
 import threading
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, Tuple
 
-from . import _core
-from ._core import _FORMS, _normalize_encoding
-from ._native import ffi, lib
+from ._binding import (
+    CPYTHON_DECODERS,
+    ENCODINGS,
+    as_bytes,
+    error_mode,
+    ffi,
+    input_view,
+    lib,
+    lookup,
+    reason,
+    release,
+)
+from ._oneshot import transcode
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["IncrementalDecoder", "IncrementalTranscoder", "Validator"]
+__all__ = ["Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validator"]
 
 # A character (UTF-8), a surrogate pair (UTF-16) or a code unit (UTF-32) is
 # at most 4 bytes: 4 - len(carried) more bytes always settle what the
@@ -58,43 +68,67 @@ _INTERRUPTED_REASON = {
 _END_OF_DATA_REASON = "unexpected end of data"
 
 
-class _Exclusive:
+class Exclusive:
     """A non-blocking lock: a second caller, from any thread, gets a clear
-    RuntimeError instead of waiting or interleaving its chunks."""
+    RuntimeError instead of waiting or interleaving its chunks.
 
-    __slots__ = ("_lock", "_owner")
+    Used as ``if not guard.acquire(False): guard.refuse()`` then
+    ``try: ... finally: guard.release()``: two C-level calls per use, no
+    context-manager protocol on the hot path."""
+
+    __slots__ = ("acquire", "release", "_owner")
 
     def __init__(self, owner: str) -> None:
-        self._lock = threading.Lock()
+        lock = threading.Lock()
+        self.acquire = lock.acquire
+        self.release = lock.release
         self._owner = owner
 
+    def refuse(self) -> NoReturn:
+        raise RuntimeError(
+            f"this {self._owner} is already in use (by another thread, or re-entered "
+            "from a callback); a stream must be read in order: give each thread or "
+            "connection its own object, or serialise the calls with a lock"
+        )
+
     def __enter__(self) -> None:
-        if not self._lock.acquire(blocking=False):
-            raise RuntimeError(
-                f"this {self._owner} is already in use (by another thread, or re-entered "
-                "from a callback); a stream must be read in order: give each thread or "
-                "connection its own object, or serialise the calls with a lock"
-            )
+        if not self.acquire(False):
+            self.refuse()
 
     def __exit__(self, *exc_info: object) -> None:
-        self._lock.release()
+        self.release()
 
 
 def _byte_view(data: object, function: str) -> memoryview:
     """A flat view of `data`'s bytes (no copy), with utfkit's TypeError and
     BufferError for what is not a contiguous bytes-like object."""
-    _core._release(_core._input(data, function))  # the same errors as every other call
+    release(input_view(data, function))  # the same errors as every other call
     view = memoryview(data)  # type: ignore[arg-type]
     return view if view.format == "B" and view.ndim == 1 else view.cast("B")
 
 
 def _stream_form(name: str, owner: str) -> int:
-    form = _FORMS[name]
+    form = ENCODINGS[name].form
     probe = ffi.new("utfkit_stream *")
     if lib.utfkit_stream_init(probe, form) != 0:
-        streamed = ", ".join(n for n, f in _FORMS.items() if lib.utfkit_stream_init(probe, f) == 0)
+        streamed = ", ".join(e.name for e in ENCODINGS.values() if lib.utfkit_stream_init(probe, e.form) == 0)
         raise LookupError(f"{owner} does not handle the encoding {name!r}; streams handle: {streamed}")
     return form
+
+
+# Forms in which a well-formed chunk leaves nothing for the next one to
+# complete or contradict: UTF-8 (Table 3-7), UTF-16 and UTF-32.  (WTF-8 is
+# not among them: a chunk ending in a lead surrogate sequence is well-formed,
+# and a trail surrogate sequence starting the next chunk makes the pair
+# ill-formed.)  For these, a stream between characters needs no C state:
+# a chunk that validates whole just moves the offset on.
+_SELF_CONTAINED_CHUNKS = frozenset(
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+)
+_validate = lib.utfkit_validate
+_stream_init = lib.utfkit_stream_init
+_stream_feed = lib.utfkit_stream_feed
+_OK = lib.UTFKIT_OK
 
 
 # ------------------------------------------------------------------ Validator
@@ -118,50 +152,101 @@ class Validator:
     "unexpected end of data" for UTF-8, ``object`` the unfinished bytes);
     ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
     bytes fed so far (a failing feed adds none).
+
+    One message costs about what CPython's incremental decoder costs for
+    it: while the stream is between characters, a chunk that is
+    well-formed as a whole is settled by one validation, and the C stream
+    state (csrc/stream.c) is set up only when a chunk ends inside a
+    character or holds an error.
     """
 
-    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished")
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished", "_base", "_in_c",
+                 "_fast")
 
     def __init__(self, encoding: str = "utf-8") -> None:
-        self.encoding = _normalize_encoding(encoding, "Validator")
+        self.encoding = lookup(encoding, "Validator").name
         self._form = _stream_form(self.encoding, "Validator")
+        self._fast = self._form in _SELF_CONTAINED_CHUNKS
         self._stream = ffi.new("utfkit_stream *")
-        self._guard = _Exclusive("Validator")
-        self.reset()
+        self._guard = Exclusive("Validator")
+        self._error: Optional[UnicodeDecodeError] = None
+        self._finished = False
+        self._base = 0  # stream offset where the C state starts counting
+        self._in_c = False  # whether the C state holds the stream (else it is between characters)
+        if not self._fast:
+            self._start_c(0)
+
+    def _start_c(self, base: int) -> None:
+        _stream_init(self._stream, self._form)
+        self._base = base
+        self._in_c = True
 
     def reset(self) -> None:
         """Start a new stream at offset 0."""
-        with self._guard:
-            lib.utfkit_stream_init(self._stream, self._form)
-            self._error: Optional[UnicodeDecodeError] = None
-            self._finished = False
+        guard = self._guard
+        if not guard.acquire(False):
+            guard.refuse()
+        self._error = None
+        self._finished = False
+        self._base = 0
+        if self._fast:
+            self._in_c = False
+        else:
+            self._start_c(0)
+        guard.release()
 
     @property
     def offset(self) -> int:
         """Bytes fed so far (the stream offset of the next byte)."""
-        return int(self._stream.offset)
+        return self._base + int(self._stream.offset) if self._in_c else self._base
 
     def feed(self, chunk: "Buffer") -> None:
         """Check the next chunk of the stream (any bytes-like object, read in place)."""
-        with self._guard:
-            self._raise_earlier_error()
-            if self._finished:
-                raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
-            source = _core._input(chunk, "feed")
-            result = lib.utfkit_stream_feed(self._stream, source, len(source))
-            _core._release(source)
-            if result.status != lib.UTFKIT_OK:
-                self._fail(_core._as_bytes(chunk))
+        guard = self._guard
+        if not guard.acquire(False):
+            guard.refuse()
+        try:
+            if self._error is not None or self._finished:
+                self._refuse_feed()
+            source = input_view(chunk, "feed")
+            length = len(source)
+            if not self._in_c:
+                if _validate(source, length, self._form):
+                    self._base += length
+                    return
+                self._start_c(self._base)
+            stream = self._stream
+            result = _stream_feed(stream, source, length)
+            if result.status != _OK:
+                release(source)
+                self._fail(as_bytes(chunk))
+            if self._fast and stream.pending_length == 0:
+                # between characters again: the C state is not needed
+                self._base += int(stream.offset)
+                self._in_c = False
+        finally:
+            guard.release()
 
     def finish(self) -> None:
         """End the stream: raise if it ends inside a character."""
-        with self._guard:
+        guard = self._guard
+        if not guard.acquire(False):
+            guard.refuse()
+        try:
             self._raise_earlier_error()
-            unfinished = ffi.buffer(self._stream.pending, self._stream.pending_length)[:]
-            result = lib.utfkit_stream_finish(self._stream)
             self._finished = True
-            if result.status != lib.UTFKIT_OK:
+            if not self._in_c:
+                return
+            stream = self._stream
+            unfinished = ffi.buffer(stream.pending, stream.pending_length)[:]
+            if lib.utfkit_stream_finish(stream).status != _OK:
                 self._fail(unfinished)
+        finally:
+            guard.release()
+
+    def _refuse_feed(self) -> None:
+        self._raise_earlier_error()
+        raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
 
     def _raise_earlier_error(self) -> None:
         if self._error is not None:
@@ -170,8 +255,8 @@ class Validator:
 
     def _fail(self, chunk: bytes) -> None:
         stream = self._stream
-        why = _core.reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
-        start = int(stream.error_position)
+        why = reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
+        start = self._base + int(stream.error_position)
         self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
         self._raise_earlier_error()
 
@@ -207,17 +292,17 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
         super().__init__(errors)
-        self.encoding = _normalize_encoding(encoding, "IncrementalDecoder")
-        decode_part = _core._CPYTHON_DECODERS.get(self.encoding)
+        self.encoding = lookup(encoding, "IncrementalDecoder").name
+        decode_part = CPYTHON_DECODERS.get(self.encoding)
         if decode_part is None:
             raise LookupError(
                 f"IncrementalDecoder does not handle the encoding {self.encoding!r}; it handles: "
-                f"{', '.join(_core._CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
+                f"{', '.join(CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
                 "and codecs.getincrementaldecoder)"
             )
         self._decode_part = decode_part
         self._carried = b""
-        self._guard = _Exclusive("IncrementalDecoder")
+        self._guard = Exclusive("IncrementalDecoder")
 
     def decode(self, input: "Buffer", final: bool = False) -> str:  # noqa: A002 (codecs' name)
         with self._guard:
@@ -295,13 +380,13 @@ class IncrementalTranscoder:
     __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
-        self.from_ = _normalize_encoding(from_, "IncrementalTranscoder", "from_")
-        self.to = _normalize_encoding(to, "IncrementalTranscoder", "to")
-        _core._error_mode(errors, "IncrementalTranscoder")
+        self.from_ = lookup(from_, "IncrementalTranscoder", "from_").name
+        self.to = lookup(to, "IncrementalTranscoder", "to").name
+        error_mode(errors, "IncrementalTranscoder")
         self.errors = errors
         self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
         self._interrupted = _INTERRUPTED_REASON.get(self.from_)
-        self._guard = _Exclusive("IncrementalTranscoder")
+        self._guard = Exclusive("IncrementalTranscoder")
         self._carried = b""
         self._offset = 0
 
@@ -373,7 +458,7 @@ class IncrementalTranscoder:
         if not len(piece):
             return b""
         try:
-            output = _core.transcode(piece, self.from_, self.to, self.errors)
+            output = transcode(piece, self.from_, self.to, self.errors)
         except UnicodeDecodeError as error:
             why = error.reason
             if suffix and why == _END_OF_DATA_REASON and self._interrupted:
