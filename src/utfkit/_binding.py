@@ -221,16 +221,19 @@ new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 # conversion writes there and the result is copied out, so no call touches
 # more fresh pages than its result's.  Kept up to this size; a larger
 # conversion measures its output first (see the byte API).
-SCRATCH_KEPT = 1 << 20
+SCRATCH_KEPT = 4 << 20
 _scratch = threading.local()
 
 
-def scratch(size: int) -> Any:
-    """This thread's scratch buffer, at least `size` (<= SCRATCH_KEPT) bytes."""
-    space = getattr(_scratch, "space", None)
-    if space is None or len(space) < size:
-        space = _scratch.space = new_uninitialized("uint8_t[]", max(size, 4096))
-    return space
+def scratch(size: int) -> Tuple[Any, Any]:
+    """This thread's scratch buffer of at least `size` (<= SCRATCH_KEPT)
+    bytes: as ``uint8_t[]`` for C to write, and as ``char *`` for
+    ffi.unpack to copy out as ``bytes`` in one call."""
+    spaces: Optional[Tuple[Any, Any]] = getattr(_scratch, "spaces", None)
+    if spaces is None or len(spaces[0]) < size:
+        space = new_uninitialized("uint8_t[]", max(size, 1 << 16))
+        spaces = _scratch.spaces = (space, ffi.cast("char *", space))
+    return spaces
 
 
 def worst_case_size(length: int, source: Encoding, target: Encoding) -> int:

@@ -64,8 +64,10 @@ ISASCII_UP_TO = 4096
 # bytes of Cyrillic or CJK text).
 CPYTHON_UP_TO = 96
 # transcode between UTF-8, UTF-16 and UTF-32 through CPython's codec
-# functions up to this input size.
-CPYTHON_TRANSCODE_UP_TO = 192
+# functions up to this input size, and ASCII input up to the second (whose
+# conversion CPython does by widening and narrowing, fast).
+CPYTHON_TRANSCODE_UP_TO = 512
+CPYTHON_ASCII_TRANSCODE_UP_TO = 2048
 
 _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
@@ -75,7 +77,7 @@ _transcode = lib.utfkit_transcode
 _OK = lib.UTFKIT_OK
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
-_utf8_decode = UTF8.cpython_decode
+_unpack = ffi.unpack
 
 
 def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
@@ -194,7 +196,7 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
 def _scratch_or_new(capacity: int) -> Any:
     """Room for `capacity` bytes of output that is copied out afterwards."""
     if capacity <= _binding.SCRATCH_KEPT:
-        return _binding.scratch(capacity)
+        return _binding.scratch(capacity)[0]
     return new_uninitialized("uint8_t[]", capacity)
 
 
@@ -205,7 +207,8 @@ class _Plan:
     """Everything a transcode call needs to know about (from_, to, errors),
     worked out once."""
 
-    __slots__ = ("source", "target", "mode", "errors", "identity", "decode", "encode")
+    __slots__ = ("source", "target", "mode", "errors", "identity", "decode", "encode", "from_utf8",
+                 "unit", "per_unit", "from_form", "to_form")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -219,6 +222,12 @@ class _Plan:
         # (not for an identity: well-formed input is returned as it is)
         self.decode = None if self.identity or target.cpython_encode is None else source.cpython_decode
         self.encode = target.cpython_encode
+        self.from_utf8 = source is UTF8  # decoded by bytes.decode: no (str, consumed) tuple
+        # worst_case_size(length) == -(-length // unit) * per_unit
+        self.unit = source.unit_size
+        self.per_unit = worst_case_size(source.unit_size, source, target)
+        self.from_form = source.form
+        self.to_form = target.form
 
 
 _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
@@ -257,19 +266,21 @@ def transcode(
     and returns the number of bytes written, raising ValueError if `out` is
     too small or overlaps `data` -- nothing is ever written past its end.
     """
-    try:
-        plan = _PLANS[(from_, to, errors)]
-    except (KeyError, TypeError):  # TypeError: an unhashable argument, refused below
-        plan = _plan(from_, to, errors, "transcode")
-    if type(data) is bytes and len(data) <= CPYTHON_TRANSCODE_UP_TO and plan.decode is not None:
-        converted = plan.encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
+    last = _last_plan
+    if last[0] is from_ and last[1] is to and last[2] is errors:
+        plan = last[3]  # the same argument objects as last time: no lookup at all
+    else:
+        plan = _find_plan(from_, to, errors, "transcode")
+    if type(data) is bytes and plan.decode is not None and (
+            len(data) <= CPYTHON_TRANSCODE_UP_TO
+            or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
+        if plan.from_utf8:
+            converted = plan.encode(data.decode(UTF_8, errors))[0]
+        else:
+            converted = plan.encode(plan.decode(data, errors, True)[0])[0]
         if out is None:
             return converted
-        if type(out) is bytearray:
-            if len(converted) > len(out):
-                raise ValueError(
-                    f"transcode(): 'out' has room for {len(out)} bytes; the output needs {len(converted)}"
-                )
+        if type(out) is bytearray and len(converted) <= len(out):
             out[: len(converted)] = converted
             return len(converted)
         return _copy_into(converted, out)
@@ -277,6 +288,19 @@ def transcode(
     if out is not None:
         return _transcode_into(source, data, plan, out)
     return _transcode_new(source, data, plan)
+
+
+_last_plan: Tuple[object, object, object, _Plan] = ("", "", "", _Plan(UTF8, UTF8, "strict", 0))
+
+
+def _find_plan(from_: object, to: object, errors: object, function: str) -> _Plan:
+    global _last_plan
+    try:
+        plan = _PLANS[(from_, to, errors)]  # type: ignore[index]
+    except (KeyError, TypeError):  # TypeError: an unhashable argument, refused in _plan
+        plan = _plan(from_, to, errors, function)
+    _last_plan = (from_, to, errors, plan)  # one tuple, replaced whole: safe between threads
+    return plan
 
 
 def _copy_into(converted: bytes, out: object) -> int:
@@ -316,14 +340,14 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     if plan.identity and (_validate(source, length, form) if plan.source is plan.target
                           else _utf8_validate(source, length)):
         return as_bytes(data)  # well-formed already: the output is the input, no copy
-    capacity = worst_case_size(length, plan.source, plan.target)
+    capacity = -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:
-        space = _binding.scratch(capacity)
-        result = _transcode(source, length, form, plan.target.form, plan.mode, space, capacity)
+        space, as_chars = _binding.scratch(capacity)
+        result = _transcode(source, length, form, plan.to_form, plan.mode, space, capacity)
         if result.status != _OK:
             release(source)
             raise_for(result, data, plan.source.name, plan.target.name)
-        return ffi.buffer(space, result.written)[:]
+        return _unpack(as_chars, result.written)  # type: ignore[no-any-return]
     # Large: measure first, then write straight into the result, so that no
     # page is touched beyond the result's own.
     measured = lib.utfkit_transcoded_length(source, length, form, plan.target.form, plan.mode)
@@ -354,10 +378,7 @@ def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict
     Raises UnicodeDecodeError, as transcode does, for ill-formed input with
     ``errors="strict"``.
     """
-    try:
-        plan = _PLANS[(from_, to, errors)]
-    except (KeyError, TypeError):
-        plan = _plan(from_, to, errors, "transcoded_length")
+    plan = _find_plan(from_, to, errors, "transcoded_length")
     source = input_view(data, "transcoded_length")
     result = lib.utfkit_transcoded_length(source, len(source), plan.source.form, plan.target.form, plan.mode)
     if result.status != _OK:

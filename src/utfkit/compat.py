@@ -70,12 +70,14 @@ class Utf8Validator:
     def reset(self) -> None:
         """Start a new message (stream) at index 0."""
         guard = self._guard
-        if not guard.acquire(False):
+        try:
+            guard.take()
+        except IndexError:
             guard.refuse()
         self._index = 0
         self._codepoint = 0
         self._in_c = False
-        guard.release()
+        guard.give(True)
 
     def _start_c(self) -> None:
         lib.utfkit_stream_init(self._stream, lib.UTFKIT_UTF8)
@@ -109,7 +111,9 @@ class Utf8Validator:
     def validate(self, ba: "Buffer") -> Tuple[bool, bool, int, int]:
         """Validate the next chunk; returns (valid, endsOnCodePoint, currentIndex, totalIndex)."""
         guard = self._guard
-        if not guard.acquire(False):
+        try:
+            guard.take()
+        except IndexError:
             guard.refuse()
         try:
             source = input_view(ba, "validate")
@@ -138,7 +142,7 @@ class Utf8Validator:
             self._index += current
             return (False, False, current, self._index)
         finally:
-            guard.release()
+            guard.give(True)
 
 
 _utf8_validate = lib.utfkit_utf8_validate
