@@ -50,9 +50,9 @@ import random
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
-from typing import Literal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 __all__ = [
     "CORPUS_NAMES",
@@ -272,28 +272,7 @@ class _Style:
 
 
 _ENGLISH_WORDS: tuple[str, ...] = tuple(
-    """
-    the of and to in a is that for it as was with be by on not he this are or his
-    from at which but have an they you were had her she there been one all we their
-    has would when if so no what can more about also other into its time only new some
-    could these two may first then do any like my now over such our man me even most
-    made after many before must through back years where much your way well down should
-    because each just those people how too little state good very make world still own
-    see men work long get here between both life being under never day same another know
-    while last might us great old year off come since against go came right used take
-    three states himself few house use during without again place american around however
-    home small found thought went say part once general high upon school every does got
-    united left number course war until always away something fact though water less
-    public put think almost hand enough far took head yet government system better set
-    told nothing night end why called didn't eyes find going look asked later knew point
-    next program city business give group toward young days let room president side
-    social given present several order national possible rather second face per among
-    form important often things looked early white case john become large big need four
-    within felt along children saw best church ever least power development light thing
-    seemed family interest want members mind country area others done turned although
-    open problem sense service certain kind began different thus help means whole field
-    planet surface orbit atmosphere water ice crater volcano mission rover spacecraft
-    """.split()
+    ["the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an", "they", "you", "were", "had", "her", "she", "there", "been", "one", "all", "we", "their", "has", "would", "when", "if", "so", "no", "what", "can", "more", "about", "also", "other", "into", "its", "time", "only", "new", "some", "could", "these", "two", "may", "first", "then", "do", "any", "like", "my", "now", "over", "such", "our", "man", "me", "even", "most", "made", "after", "many", "before", "must", "through", "back", "years", "where", "much", "your", "way", "well", "down", "should", "because", "each", "just", "those", "people", "how", "too", "little", "state", "good", "very", "make", "world", "still", "own", "see", "men", "work", "long", "get", "here", "between", "both", "life", "being", "under", "never", "day", "same", "another", "know", "while", "last", "might", "us", "great", "old", "year", "off", "come", "since", "against", "go", "came", "right", "used", "take", "three", "states", "himself", "few", "house", "use", "during", "without", "again", "place", "american", "around", "however", "home", "small", "found", "thought", "went", "say", "part", "once", "general", "high", "upon", "school", "every", "does", "got", "united", "left", "number", "course", "war", "until", "always", "away", "something", "fact", "though", "water", "less", "public", "put", "think", "almost", "hand", "enough", "far", "took", "head", "yet", "government", "system", "better", "set", "told", "nothing", "night", "end", "why", "called", "didn't", "eyes", "find", "going", "look", "asked", "later", "knew", "point", "next", "program", "city", "business", "give", "group", "toward", "young", "days", "let", "room", "president", "side", "social", "given", "present", "several", "order", "national", "possible", "rather", "second", "face", "per", "among", "form", "important", "often", "things", "looked", "early", "white", "case", "john", "become", "large", "big", "need", "four", "within", "felt", "along", "children", "saw", "best", "church", "ever", "least", "power", "development", "light", "thing", "seemed", "family", "interest", "want", "members", "mind", "country", "area", "others", "done", "turned", "although", "open", "problem", "sense", "service", "certain", "kind", "began", "different", "thus", "help", "means", "whole", "field", "planet", "surface", "orbit", "atmosphere", "water", "ice", "crater", "volcano", "mission", "rover", "spacecraft"]
 )
 
 # Non-ASCII tokens as they occur in English prose: names with diacritics,

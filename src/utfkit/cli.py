@@ -294,7 +294,7 @@ def _invalid_input_report(
         pass
     report = f"{name}: offset {error.start}: {error.reason}"
     first, last = error.start - chunk_offset, error.end - chunk_offset
-    if 0 <= first and last <= len(error.object):
+    if first >= 0 and last <= len(error.object):
         report += " (bytes " + " ".join(f"{byte:02X}" for byte in error.object[first:last]) + ")"
     return report
 
