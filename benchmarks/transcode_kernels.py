@@ -11,7 +11,7 @@ rounds, the best single call of:
 ``replace``  the same with ``errors="replace"`` (clean text: no errors met)
 ``dirty``    ``utfkit.transcode(dirty, A, B, "replace", out=buffer)``, where
              ``dirty`` is the text with one ill-formed subsequence per KiB
-             (``utfkit._corpus.dirty``)
+             (``utfkit.bench.corpus.dirty``)
 ``CPython``  ``clean.decode(A).encode(B)``
 
 and prints GB/s of input, the ratio strict / CPython and the ratio of the
@@ -32,7 +32,7 @@ from typing import Callable
 
 import utfkit
 import utfkit._kernels
-from utfkit import _corpus
+from utfkit.bench import corpus
 
 DIRECTIONS = [
     ("utf-8", "utf-16-le"),
@@ -70,7 +70,7 @@ def main() -> None:
         text = Path(path).read_bytes()
         for source, target in DIRECTIONS:
             clean = text.decode("utf-8").encode(source)
-            dirty = _corpus.dirty(clean, encoding=source)
+            dirty = corpus.dirty(clean, encoding=source)
             out = bytearray(4 * max(len(clean), len(dirty)) + 64)
             expected = clean.decode(source).encode(target)
             assert bytes(out[: utfkit.transcode(clean, source, target, out=out)]) == expected

@@ -31,6 +31,7 @@ it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -234,10 +235,8 @@ class _AtomicOutput:
 
     def discard(self) -> None:
         self.stream.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.temporary)
-        except FileNotFoundError:
-            pass
 
 
 class _Progress:
@@ -335,7 +334,8 @@ def _command_convert(args: argparse.Namespace) -> int:
     output: Optional[_AtomicOutput] = None
     source: Optional[BinaryIO] = None
     try:
-        source = open(in_path, "rb") if in_path else sys.stdin.buffer
+        # closed in the finally below (it may be standard input, which stays open)
+        source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
         if out_path is not None and in_path is not None and os.path.exists(out_path) \
                 and os.path.samefile(in_path, out_path):
             raise _UsageError(f"{out_path}: is also the input; write to another file")
@@ -374,12 +374,14 @@ def _command_convert(args: argparse.Namespace) -> int:
 def _command_info(args: argparse.Namespace) -> int:
     import cffi
 
+    from .bench.machine import cpu_model
+
     facts = {
         "utfkit": __version__,
         "backend": _kernels.backend(),
         "validation backend": _kernels.backend_of("validate"),
         "available backends": ", ".join(_kernels.available_backends()),
-        "cpu": _cpu_model(),
+        "cpu": cpu_model(),
         "cpu features": _kernels.cpu_features(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
@@ -395,21 +397,10 @@ def _command_info(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
 def _command_bench(args: argparse.Namespace) -> int:
-    from . import _bench
+    from . import bench
 
-    return _bench.main(args)
+    return bench.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -475,9 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure utfkit against CPython's codecs",
         description="Measure utfkit against CPython's codecs on a generated corpus or on DIR.",
     )
-    from . import _bench
+    from .bench import add_arguments as add_bench_arguments
 
-    _bench.add_arguments(bench)
+    add_bench_arguments(bench)
     bench.set_defaults(run=_command_bench)
 
     info = commands.add_parser("info", help="version, backend and CPU features")

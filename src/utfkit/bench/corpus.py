@@ -271,8 +271,29 @@ class _Style:
         return result
 
 
-_ENGLISH_WORDS: tuple[str, ...] = tuple(
-    ["the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an", "they", "you", "were", "had", "her", "she", "there", "been", "one", "all", "we", "their", "has", "would", "when", "if", "so", "no", "what", "can", "more", "about", "also", "other", "into", "its", "time", "only", "new", "some", "could", "these", "two", "may", "first", "then", "do", "any", "like", "my", "now", "over", "such", "our", "man", "me", "even", "most", "made", "after", "many", "before", "must", "through", "back", "years", "where", "much", "your", "way", "well", "down", "should", "because", "each", "just", "those", "people", "how", "too", "little", "state", "good", "very", "make", "world", "still", "own", "see", "men", "work", "long", "get", "here", "between", "both", "life", "being", "under", "never", "day", "same", "another", "know", "while", "last", "might", "us", "great", "old", "year", "off", "come", "since", "against", "go", "came", "right", "used", "take", "three", "states", "himself", "few", "house", "use", "during", "without", "again", "place", "american", "around", "however", "home", "small", "found", "thought", "went", "say", "part", "once", "general", "high", "upon", "school", "every", "does", "got", "united", "left", "number", "course", "war", "until", "always", "away", "something", "fact", "though", "water", "less", "public", "put", "think", "almost", "hand", "enough", "far", "took", "head", "yet", "government", "system", "better", "set", "told", "nothing", "night", "end", "why", "called", "didn't", "eyes", "find", "going", "look", "asked", "later", "knew", "point", "next", "program", "city", "business", "give", "group", "toward", "young", "days", "let", "room", "president", "side", "social", "given", "present", "several", "order", "national", "possible", "rather", "second", "face", "per", "among", "form", "important", "often", "things", "looked", "early", "white", "case", "john", "become", "large", "big", "need", "four", "within", "felt", "along", "children", "saw", "best", "church", "ever", "least", "power", "development", "light", "thing", "seemed", "family", "interest", "want", "members", "mind", "country", "area", "others", "done", "turned", "although", "open", "problem", "sense", "service", "certain", "kind", "began", "different", "thus", "help", "means", "whole", "field", "planet", "surface", "orbit", "atmosphere", "water", "ice", "crater", "volcano", "mission", "rover", "spacecraft"]
+_ENGLISH_WORDS: tuple[str, ...] = tuple(  # a word list reads best as prose
+    """
+    the of and to in a is that for it as was with be by on not he this are or his
+    from at which but have an they you were had her she there been one all we their
+    has would when if so no what can more about also other into its time only new some
+    could these two may first then do any like my now over such our man me even most
+    made after many before must through back years where much your way well down should
+    because each just those people how too little state good very make world still own
+    see men work long get here between both life being under never day same another know
+    while last might us great old year off come since against go came right used take
+    three states himself few house use during without again place american around however
+    home small found thought went say part once general high upon school every does got
+    united left number course war until always away something fact though water less
+    public put think almost hand enough far took head yet government system better set
+    told nothing night end why called didn't eyes find going look asked later knew point
+    next program city business give group toward young days let room president side
+    social given present several order national possible rather second face per among
+    form important often things looked early white case john become large big need four
+    within felt along children saw best church ever least power development light thing
+    seemed family interest want members mind country area others done turned although
+    open problem sense service certain kind began different thus help means whole field
+    planet surface orbit atmosphere water ice crater volcano mission rover spacecraft
+    """.split()  # noqa: SIM905
 )
 
 # Non-ASCII tokens as they occur in English prose: names with diacritics,
@@ -629,12 +650,17 @@ def generated_text(name: str, size: int = DEFAULT_SIZE) -> Text:
 
 
 def corpus_texts(
-    path: str | os.PathLike[str], max_size: int = MAX_FILE_SIZE
+    path: str | os.PathLike[str], max_size: int = MAX_FILE_SIZE, size: int | None = None
 ) -> list[Text]:
     """The ``*.txt`` files under ``path`` (see :func:`load_dir`) as texts:
     each well-formed file, then a ``-dirty`` variant of each; a file that is
     ill-formed UTF-8 as found is listed once, among the dirty ones, under its
-    own name.  Raises FileNotFoundError when there are no such files."""
+    own name.  Raises FileNotFoundError when there are no such files.
+
+    With ``size``, each file is cut to its first ``size`` bytes (less the
+    0..3 that end it on a character boundary) before the dirty variant is
+    made, as :func:`generate` cuts a generated text; files shorter than
+    ``size`` are left out, so that every text is of the size asked for."""
     files = _corpus_files(path, max_size)
     if not files:
         limit = f"{max_size >> 20} MiB" if max_size % (1 << 20) == 0 else f"{max_size} bytes"
@@ -642,7 +668,11 @@ def corpus_texts(
     clean: list[Text] = []
     dirty_texts: list[Text] = []
     for name, file in files.items():
+        if size is not None and file.stat().st_size < size:
+            continue
         data = file.read_bytes()
+        if size is not None:
+            data = _trim_to_character_boundary(data, size)
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
