@@ -92,10 +92,10 @@ def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
             except UnicodeDecodeError:
                 return False
             return True
-        return _utf8_validate(data, length) != 0
+        return bool(_utf8_validate(data, length))
     form = lookup(encoding, "validate").form
     source = input_view(data, "validate")
-    return _validate(source, len(source), form) != 0
+    return bool(_validate(source, len(source), form))
 
 
 def check(data: "Buffer", encoding: str = UTF_8) -> None:
@@ -188,7 +188,7 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
             space = _scratch_or_new(capacity)
             result = _transcode(source, length, known.form, known.form, lib.UTFKIT_REPLACE, space, capacity)
         raise_for(result, data, known.name)
-        return ffi.buffer(space, result.written)[:]
+        return bytes(ffi.buffer(space, result.written))
     finally:
         release(source)
 
@@ -274,10 +274,11 @@ def transcode(
     if type(data) is bytes and plan.decode is not None and (
             len(data) <= CPYTHON_TRANSCODE_UP_TO
             or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
+        encode = plan.encode
         if plan.from_utf8:
-            converted = plan.encode(data.decode(UTF_8, errors))[0]
+            converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]
         else:
-            converted = plan.encode(plan.decode(data, errors, True)[0])[0]
+            converted = encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
         if out is None:
             return converted
         if type(out) is bytearray and len(converted) <= len(out):
@@ -354,18 +355,20 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     if measured.status != _OK:
         release(source)
         raise_for(measured, data, plan.source.name, plan.target.name)
-    output = bytearray(measured.written) if measured.written < 2 else _fresh_bytes(measured.written)
+    if measured.written == 0:
+        return b""
+    output = _fresh_bytes(int(measured.written))
     target = ffi.from_buffer("uint8_t[]", output)
     result = _transcode(source, length, form, plan.target.form, plan.mode, target, len(target))
     del target
     if result.status != _OK:  # the same input converts as it measured
         release(source)
         raise_for(result, data, plan.source.name, plan.target.name)
-    return bytes(output) if type(output) is bytearray else output
+    return output
 
 
 def _fresh_bytes(size: int) -> bytes:
-    """A new ``bytes`` of `size` (>= 2) bytes for C to fill before anyone
+    """A new ``bytes`` of `size` (>= 1) bytes for C to fill before anyone
     else sees it -- what C code does with PyBytes_FromStringAndSize(NULL,
     size).  bytes(size) asks calloc, which for large sizes maps pages that
     the kernel zeroes only when first written."""
@@ -423,7 +426,7 @@ def validate_many(items: "Iterable[Buffer]", encoding: str = UTF_8) -> List[bool
     # len() counts bytes for every buffer of one-byte items (bytes,
     # bytearray, most memoryviews); the C core refuses lengths that do not
     # add up, and then each item's size is taken from its buffer.
-    lengths = array.array(SIZE_T_CODE, map(len, items))  # type: ignore[arg-type]
+    lengths = array.array(SIZE_T_CODE, map(len, items))  # type: ignore[arg-type,unused-ignore]
     valid = new_uninitialized("uint8_t[]", number)
     well_formed = lib.utfkit_validate_many(
         joined, len(joined), ffi.from_buffer("size_t[]", lengths), number, form, valid

@@ -59,7 +59,7 @@ def _as_uint64_buffer(code_points: object) -> Any:
                 )
             return array("Q", view.tolist())
     try:
-        return array("Q", code_points)  # type: ignore[arg-type]
+        return array("Q", code_points)  # type: ignore[call-overload]
     except TypeError as error:
         if not hasattr(code_points, "__iter__"):
             raise TypeError(
@@ -91,7 +91,7 @@ def utfe8_encode(code_points: Union[Iterable[int], "Buffer"]) -> bytes:
             )
         if result.status != lib.UTFKIT_OK:
             raise MemoryError("utfe8_encode(): input too large")
-        return ffi.buffer(scratch, result.written)[:]
+        return bytes(ffi.buffer(scratch, result.written))
     finally:
         ffi.release(source)
 

@@ -31,6 +31,7 @@ it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -234,10 +235,8 @@ class _AtomicOutput:
 
     def discard(self) -> None:
         self.stream.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.temporary)
-        except FileNotFoundError:
-            pass
 
 
 class _Progress:
@@ -294,7 +293,7 @@ def _invalid_input_report(
         pass
     report = f"{name}: offset {error.start}: {error.reason}"
     first, last = error.start - chunk_offset, error.end - chunk_offset
-    if 0 <= first and last <= len(error.object):
+    if first >= 0 and last <= len(error.object):
         report += " (bytes " + " ".join(f"{byte:02X}" for byte in error.object[first:last]) + ")"
     return report
 
@@ -335,7 +334,8 @@ def _command_convert(args: argparse.Namespace) -> int:
     output: Optional[_AtomicOutput] = None
     source: Optional[BinaryIO] = None
     try:
-        source = open(in_path, "rb") if in_path else sys.stdin.buffer
+        # closed in the finally below (it may be standard input, which stays open)
+        source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
         if out_path is not None and in_path is not None and os.path.exists(out_path) \
                 and os.path.samefile(in_path, out_path):
             raise _UsageError(f"{out_path}: is also the input; write to another file")

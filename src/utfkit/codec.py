@@ -28,8 +28,8 @@ import codecs
 import functools
 from typing import Any, Optional, Tuple
 
-from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib
 from . import _text
+from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib
 from ._utf8_family import is_lead_surrogate_bytes
 
 __all__ = ["register_codecs"]

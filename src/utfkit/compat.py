@@ -106,7 +106,7 @@ class Utf8Validator:
             kept = stream.pending_length
             if kept == 0:
                 return UTF8_ACCEPT
-            return 2 + _sequence_length(stream.pending[0]) - kept
+            return 2 + _sequence_length(int(stream.pending[0])) - int(kept)
 
     def validate(self, ba: "Buffer") -> Tuple[bool, bool, int, int]:
         """Validate the next chunk; returns (valid, endsOnCodePoint, currentIndex, totalIndex)."""

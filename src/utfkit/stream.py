@@ -331,7 +331,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._carried = b""
         self._guard = Exclusive("IncrementalDecoder")
 
-    def decode(self, input: "Buffer", final: bool = False) -> str:  # noqa: A002 (codecs' name)
+    def decode(self, input: "Buffer", final: bool = False) -> str:
         with self._guard:
             view = _byte_view(input, "decode")
             carried, errors = self._carried, self.errors
@@ -490,7 +490,8 @@ class IncrementalTranscoder:
             why = error.reason
             if suffix and why == _END_OF_DATA_REASON and self._interrupted:
                 why = self._interrupted
-            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), error.start + base, error.end + base, why) from None
+            start, end = error.start + base, error.end + base
+            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), start, end, why) from None
         return output if type(output) is bytes else bytes(output)
 
     def __repr__(self) -> str:

@@ -180,7 +180,8 @@ def print_small_results(results: Sequence[Result], out: TextIO) -> None:
         mine = per_item_ns(result, result.utfkit)
         theirs = per_item_ns(result, result.cpython)
         floor = "" if result.baseline is None else f"{per_item_ns(result, result.baseline):10.1f}"
-        line = f"{result.task.text:<16}  {result.task.op:<5}  {mine:9.1f}  {theirs:10.1f}  {theirs / mine:6.2f}x  {floor:>10}"
+        line = (f"{result.task.text:<16}  {result.task.op:<5}  {mine:9.1f}  {theirs:10.1f}  "
+                f"{theirs / mine:6.2f}x  {floor:>10}")
         if not result.task.agrees:
             line += f"   WRONG RESULT: {result.task.disagreement}"
         print(line.rstrip(), file=out, flush=True)
