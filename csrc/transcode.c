@@ -69,6 +69,15 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
     return read_into(src, len, from, to, errors, &sink);
 }
 
+int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap)
+{
+    utfkit_result result = utfkit_transcode(src, len, how & 0xF, (how >> 4) & 0xF, (how >> 8) & 0xF,
+                                            dst, cap);
+    if (result.status != UTFKIT_OK || result.written > (size_t)INT64_MAX)
+        return -1 - (int64_t)(result.status != UTFKIT_OK ? result.status : UTFKIT_TOO_LARGE);
+    return (int64_t)result.written;
+}
+
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,
                                        int errors)
 {

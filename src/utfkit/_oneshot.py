@@ -74,6 +74,7 @@ _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _transcode = lib.utfkit_transcode
+_packed = lib.utfkit_transcode_packed
 _OK = lib.UTFKIT_OK
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
@@ -208,7 +209,7 @@ class _Plan:
     worked out once."""
 
     __slots__ = ("source", "target", "mode", "errors", "identity", "decode", "encode", "from_utf8",
-                 "unit", "per_unit", "from_form", "to_form")
+                 "unit", "per_unit", "from_form", "to_form", "how")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -228,6 +229,7 @@ class _Plan:
         self.per_unit = worst_case_size(source.unit_size, source, target)
         self.from_form = source.form
         self.to_form = target.form
+        self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
 
 
 _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
@@ -317,10 +319,12 @@ def _copy_into(converted: bytes, out: object) -> int:
 def _transcode_into(source: Any, data: object, plan: _Plan, out: object) -> int:
     target = output_view(out, "transcode")
     room = len(target)
+    written: int = _packed(source, len(source), plan.how, target, room)
+    if written >= 0:
+        return written
+    # the same call again, for the whole result
     result = _transcode(source, len(source), plan.source.form, plan.target.form, plan.mode, target, room)
     status = result.status
-    if status == _OK:
-        return int(result.written)
     release(target)
     release(source)
     if status == _OUTPUT_TOO_SMALL:
@@ -344,11 +348,12 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     capacity = -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:
         space, as_chars = _binding.scratch(capacity)
-        result = _transcode(source, length, form, plan.to_form, plan.mode, space, capacity)
-        if result.status != _OK:
+        written: int = _packed(source, length, plan.how, space, capacity)
+        if written < 0:  # the same call again, for the whole result
+            result = _transcode(source, length, form, plan.to_form, plan.mode, space, capacity)
             release(source)
             raise_for(result, data, plan.source.name, plan.target.name)
-        return _unpack(as_chars, result.written)  # type: ignore[no-any-return]
+        return _unpack(as_chars, written)  # type: ignore[no-any-return]
     # Large: measure first, then write straight into the result, so that no
     # page is touched beyond the result's own.
     measured = lib.utfkit_transcoded_length(source, length, form, plan.target.form, plan.mode)

@@ -42,7 +42,7 @@ from ._binding import (
     reason,
     release,
 )
-from ._oneshot import UTF_8, transcode, validate
+from ._oneshot import ISASCII_UP_TO, UTF_8, transcode, validate
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -228,7 +228,8 @@ class Validator:
             if self._error is not None or self._finished:
                 self._refuse_feed()
             if not self._in_c and type(chunk) is bytes:
-                if validate(chunk, self._validate_as):  # short chunks never cross into C
+                if (self._validate_as is UTF_8 and len(chunk) <= ISASCII_UP_TO and chunk.isascii()) \
+                        or validate(chunk, self._validate_as):  # short chunks never cross into C
                     self._base += len(chunk)
                     return
                 self._start_c(self._base)
