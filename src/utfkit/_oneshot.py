@@ -74,6 +74,8 @@ _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _transcode = lib.utfkit_transcode
+_from_buffer = ffi.from_buffer
+_BYTES = ffi.typeof("uint8_t[]")
 _packed = lib.utfkit_transcode_packed
 _OK = lib.UTFKIT_OK
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
@@ -273,7 +275,7 @@ def transcode(
         plan = last[3]  # the same argument objects as last time: no lookup at all
     else:
         plan = _find_plan(from_, to, errors, "transcode")
-    if type(data) is bytes and plan.decode is not None and (
+    if type(data) is bytes and plan.decode is not None and out is None and (
             len(data) <= CPYTHON_TRANSCODE_UP_TO
             or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
@@ -283,13 +285,17 @@ def transcode(
             converted = encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
         if out is None:
             return converted
-        if type(out) is bytearray and len(converted) <= len(out):
-            out[: len(converted)] = converted
-            return len(converted)
         return _copy_into(converted, out)
-    source = input_view(data, "transcode")
+    source = data if type(data) is bytes else input_view(data, "transcode")
     if out is not None:
-        return _transcode_into(source, data, plan, out)
+        try:
+            target = _from_buffer(_BYTES, out, True)
+        except Exception:
+            target = output_view(out, "transcode")
+        written: int = _packed(source, len(source), plan.how, target, len(target))
+        if written >= 0:
+            return written
+        return _transcode_into_failed(source, data, plan, target)
     return _transcode_new(source, data, plan)
 
 
@@ -316,13 +322,10 @@ def _copy_into(converted: bytes, out: object) -> int:
     return len(converted)
 
 
-def _transcode_into(source: Any, data: object, plan: _Plan, out: object) -> int:
-    target = output_view(out, "transcode")
+def _transcode_into_failed(source: Any, data: object, plan: _Plan, target: Any) -> int:
+    """Raise what the packed call into `target` reported: the same call
+    again gives the whole result."""
     room = len(target)
-    written: int = _packed(source, len(source), plan.how, target, room)
-    if written >= 0:
-        return written
-    # the same call again, for the whole result
     result = _transcode(source, len(source), plan.source.form, plan.target.form, plan.mode, target, room)
     status = result.status
     release(target)
