@@ -68,8 +68,8 @@ ISASCII_UP_TO = 4096
 # bytes of Cyrillic or CJK text).
 CPYTHON_UP_TO = 96
 # transcode between UTF-8, UTF-16 and UTF-32 through CPython's codec
-# functions up to this input size, and ASCII input up to the second (whose
-# conversion CPython does by widening and narrowing, fast).
+# functions up to this input size, and UTF-8 input that is ASCII up to the
+# second (CPython converts ASCII by copying and widening, fast).
 CPYTHON_TRANSCODE_UP_TO = 512
 CPYTHON_ASCII_TRANSCODE_UP_TO = 8192
 
@@ -274,7 +274,7 @@ def transcode(
         plan = _find_plan(from_, to, errors, "transcode")
     if type(data) is bytes and plan.decode is not None and out is None and (
             len(data) <= CPYTHON_TRANSCODE_UP_TO
-            or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
+            or (plan.from_utf8 and len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
         if plan.from_utf8:
             converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]
