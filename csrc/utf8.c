@@ -161,32 +161,22 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len)
 /* ---- counting ---- */
 
 /* Characters in well-formed src[0..len): every byte that is not a
- * continuation byte (80..BF) starts one.  Runs of ASCII, which hold none,
- * are skipped by the kernel; the rest is counted in stretches by a loop
- * written so that the compiler vectorises it: as signed bytes, 80..BF are
- * exactly the values below -64, and a 32-bit count per stretch cannot
- * overflow. */
-#define COUNT_STRETCH 4096
-
+ * continuation byte (80..BF) starts one; the kernel counts them. */
 static size_t count_characters(const uint8_t *src, size_t len, const utfkit_kernel *kernel)
 {
-    size_t continuation = 0, i = 0;
-    while (i < len) {
-        i += kernel->ascii_prefix_length(src + i, len - i);
-        size_t stretch_end = len - i > COUNT_STRETCH ? i + COUNT_STRETCH : len;
-        uint32_t in_stretch = 0;
-        for (; i < stretch_end; i++)
-            in_stretch += (int8_t)src[i] < -64;
-        continuation += in_stretch;
-    }
-    return len - continuation;
+    return kernel->utf8_code_points(src, len);
 }
 
 size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
-    if (kernel->utf8_validate(src, len))
+    if (kernel->utf8_validate_census != NULL) {
+        utf8_census census;
+        if (kernel->utf8_validate_census(src, len, &census))
+            return census.code_points; /* one pass for well-formed text */
+    } else if (kernel->utf8_validate(src, len)) {
         return count_characters(src, len, kernel);
+    }
     size_t characters = 0, i = 0;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);
