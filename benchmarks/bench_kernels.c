@@ -33,7 +33,11 @@
 
 #include "utfkit.h"
 
-typedef enum input_form { INPUT_UTF8, INPUT_UTF16LE, INPUT_UTF32LE } input_form;
+typedef enum input_form { INPUT_UTF8, INPUT_UTF16LE, INPUT_UTF32LE, INPUT_DIRTY_UTF8 } input_form;
+
+/* The dirty text: the file with one byte every DIRTY_EVERY overwritten by
+ * FF (never in UTF-8), each an ill-formed subsequence to find. */
+#define DIRTY_EVERY 1000
 
 typedef struct operation {
     const char *name;
@@ -52,6 +56,7 @@ static const operation operations[] = {
     {"tlen8to16", INPUT_UTF8, "utfkit_transcoded_length UTF-8 -> UTF-16LE (validates)"},
     {"tlen16to8", INPUT_UTF16LE, "utfkit_transcoded_length UTF-16LE -> UTF-8 (validates)"},
     {"sanitize", INPUT_UTF8, "utfkit_utf8_sanitize"},
+    {"errloop", INPUT_DIRTY_UTF8, "utfkit_utf8_check from each error to the next, over a byte FF every 1000"},
     {"8to16", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-16LE"},
     {"8to32", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-32LE"},
     {"16to8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-8"},
@@ -81,19 +86,29 @@ static size_t run(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_
         return utfkit_transcoded_length(src, len, UTFKIT_UTF16LE, UTFKIT_UTF8, UTFKIT_STRICT)
             .written;
     case 9: return utfkit_utf8_sanitize(src, len, dst, cap).written;
-    case 10:
+    case 10: {
+        size_t errors = 0;
+        for (size_t i = 0; i < len; errors++) {
+            utfkit_result first = utfkit_utf8_check(src + i, len - i);
+            if (first.status == UTFKIT_OK)
+                break;
+            i += first.position + first.subpart_length;
+        }
+        return errors;
+    }
+    case 11:
         return utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
             .written;
-    case 11:
+    case 12:
         return utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
             .written;
-    case 12:
+    case 13:
         return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF8, UTFKIT_STRICT, dst, cap)
             .written;
-    case 13:
+    case 14:
         return utfkit_transcode(src, len, UTFKIT_UTF32LE, UTFKIT_UTF8, UTFKIT_STRICT, dst, cap)
             .written;
-    case 14:
+    case 15:
         return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
             .written;
     default:
@@ -320,15 +335,20 @@ int main(int argc, char **argv)
         uint8_t *utf16 = malloc(len16 + 1), *utf32 = malloc(len32 + 1);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, utf16, len16);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, utf32, len32);
+        uint8_t *dirty = malloc(len8 + 1);
+        memcpy(dirty, utf8, len8);
+        for (size_t i = DIRTY_EVERY / 2; i < len8; i += DIRTY_EVERY)
+            dirty[i] = 0xFF;
         size_t cap = 4 * len8 + 64;
         uint8_t *dst = malloc(cap);
         for (size_t op = 0; op < OPERATIONS; op++) {
             if (!listed(op_list, operations[op].name))
                 continue;
-            const uint8_t *src = operations[op].input == INPUT_UTF8 ? utf8
-                               : operations[op].input == INPUT_UTF16LE ? utf16 : utf32;
-            size_t len = operations[op].input == INPUT_UTF8 ? len8
-                       : operations[op].input == INPUT_UTF16LE ? len16 : len32;
+            input_form input = operations[op].input;
+            const uint8_t *src = input == INPUT_UTF8 ? utf8 : input == INPUT_DIRTY_UTF8 ? dirty
+                               : input == INPUT_UTF16LE ? utf16 : utf32;
+            size_t len = input == INPUT_UTF8 || input == INPUT_DIRTY_UTF8 ? len8
+                       : input == INPUT_UTF16LE ? len16 : len32;
             for (int r = 0; r < rounds; r++) {
                 for (size_t k = 0; k < kernel_count; k++) {
                     utfkit_set_backend(kernels[k]);
@@ -354,6 +374,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
         free(utf8);
+        free(dirty);
         free(utf16);
         free(utf32);
         free(dst);

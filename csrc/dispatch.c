@@ -18,6 +18,7 @@
      .ascii_prefix_length = utfkit_ascii_prefix_length_##ascii_finder,           \
      .utf8_advance = utf8_advance_##suffix,                                       \
      .utf8_validate = utf8_validate_##suffix,                                     \
+     .utf8_well_formed_bound = utf8_well_formed_bound_##suffix,                   \
      .utf8_code_points = utf8_code_points_##lengths,                              \
      .utf8_utf16_units = utf8_utf16_units_##lengths,                              \
      .utf16_utf8_length = utf16_utf8_length_##lengths,                            \
@@ -121,8 +122,9 @@ static int kernel_chosen = 0;
  * The widest kernel is not always the fastest at everything: on AMD Zen 4,
  * simdutf's AVX2 kernel validates faster than its AVX-512 one (16.5 vs
  * 14.7 GB/s), while AVX-512 transcodes faster.  So when the best kernel is
- * chosen automatically, UTF-8 validation (utf8_validate and utf8_advance,
- * which every validating entry point uses) goes to whichever of AVX-512 and
+ * chosen automatically, UTF-8 validation (utf8_validate, utf8_advance,
+ * utf8_well_formed_bound and utf8_validate_census, which every validating
+ * entry point uses) goes to whichever of AVX-512 and
  * AVX2 validates 16 KiB of non-ASCII text faster here, timed once, a few
  * microseconds in all, interleaved; the rest stays with the best kernel.
  * Both give bit-identical results (every kernel does), so the choice only
@@ -177,6 +179,8 @@ static const utfkit_kernel *automatic(const utfkit_kernel *best)
 #endif
     automatic_kernel.utf8_advance = validation_kernel->utf8_advance;
     automatic_kernel.utf8_validate = validation_kernel->utf8_validate;
+    automatic_kernel.utf8_well_formed_bound = validation_kernel->utf8_well_formed_bound;
+    automatic_kernel.utf8_validate_census = validation_kernel->utf8_validate_census;
     return &automatic_kernel;
 }
 

@@ -40,6 +40,12 @@ typedef struct utfkit_kernel {
     utf8_progress (*utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress);
     /* 1 if src[0..len) is well-formed UTF-8. */
     int (*utf8_validate)(const uint8_t *src, size_t len);
+    /* The same validation, telling where to look for the error: len if
+     * src[0..len) is well-formed, else a character boundary p < len with
+     * src[0..p) well-formed -- for the vector kernels a few vectors before
+     * the first error, so that utf8_advance from p finds it without
+     * scanning the text again from the start (0 for the others). */
+    size_t (*utf8_well_formed_bound)(const uint8_t *src, size_t len);
 
     /* Output lengths of well-formed text, by counting code units
      * (csrc/lengths.c is the reference, simd/utf_lengths.h the vector
@@ -55,10 +61,11 @@ typedef struct utfkit_kernel {
     size_t (*utf32_utf8_length)(const uint8_t *src, size_t len, int big_endian);
     /* Units 10000 and above among the len / 4 UTF-32 units. */
     size_t (*utf32_supplementary)(const uint8_t *src, size_t len, int big_endian);
-    /* UTF-8 validation and census in one pass: 1 and *census filled in if
-     * src[0..len) is well-formed, else 0 (*census then means nothing).
-     * NULL for a kernel without one: callers validate, then count. */
-    int (*utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census);
+    /* UTF-8 validation and census in one pass: utf8_well_formed_bound's
+     * answer, and *census filled in when it is len (else *census means
+     * nothing).  NULL for a kernel without one: callers validate, then
+     * count. */
+    size_t (*utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census);
 } utfkit_kernel;
 
 extern const utfkit_kernel *utfkit_active_kernel;
@@ -66,7 +73,8 @@ extern const utfkit_kernel *utfkit_active_kernel;
 #define UTFKIT_DECLARE_KERNEL(suffix)                                                     \
     size_t utfkit_ascii_prefix_length_##suffix(const uint8_t *src, size_t len);          \
     utf8_progress utf8_advance_##suffix(const uint8_t *src, size_t len, utf8_progress p); \
-    int utf8_validate_##suffix(const uint8_t *src, size_t len);
+    int utf8_validate_##suffix(const uint8_t *src, size_t len);                          \
+    size_t utf8_well_formed_bound_##suffix(const uint8_t *src, size_t len);
 
 #define UTFKIT_DECLARE_LENGTHS(suffix)                                                  \
     size_t utf8_code_points_##suffix(const uint8_t *src, size_t len);                   \
@@ -86,14 +94,15 @@ UTFKIT_DECLARE_KERNEL(sse2)
 /* SSE4 finds ASCII runs with the SSE2 finder. */
 utf8_progress utf8_advance_sse4(const uint8_t *src, size_t len, utf8_progress p);
 int utf8_validate_sse4(const uint8_t *src, size_t len);
+size_t utf8_well_formed_bound_sse4(const uint8_t *src, size_t len);
 UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
 UTFKIT_DECLARE_LENGTHS(sse4)
 UTFKIT_DECLARE_LENGTHS(avx2)
 UTFKIT_DECLARE_LENGTHS(avx512)
-int utf8_validate_census_sse4(const uint8_t *src, size_t len, utf8_census *census);
-int utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *census);
-int utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
+size_t utf8_validate_census_sse4(const uint8_t *src, size_t len, utf8_census *census);
+size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *census);
+size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
 #endif
 
 #if defined(__aarch64__)

@@ -70,7 +70,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
     if (from == UTFKIT_UTF8 && (to_utf16 || to_utf32) && kernel->utf8_validate_census != NULL) {
         /* Validation and the count in one pass over well-formed text. */
         utf8_census census;
-        if (kernel->utf8_validate_census(src, len, &census)) {
+        if (kernel->utf8_validate_census(src, len, &census) == len) {
             size_t length = to_utf16 ? 2 * census.utf16_units : 4 * census.code_points;
             return (utfkit_result){UTFKIT_OK, len, 0, length};
         }

@@ -198,17 +198,18 @@ size_t UTF_LENGTHS_NAME(utf32_supplementary)(const uint8_t *src, size_t len, int
 
 /* ---- validation and census in one pass (kernels.h, utf8_validate_census) ----
  *
- * utf8_lookup.h's validation with the census counted on the way: the
+ * utf8_lookup.h's utf8_well_formed_bound with the census counted on the way: the
  * including file includes utf8_lookup.h first, under the same suffix.  Runs
  * of ASCII, which the validation skips, count a code point per byte. */
-int UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census)
+size_t UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len,
+                                              utf8_census *census)
 {
     const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
     const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF);
     const vec_t bit_7 = vec_splat(0x80), above_EF = vec_splat(0xEF ^ 0x80);
     vec_t error = zero, before = zero, unfinished = zero, code_points = zero, four_byte = zero;
-    size_t i = 0, total_code_points = 0, total_four_byte = 0;
-    unsigned steps_to_test = 8, steps_to_fold = UTF_LENGTHS_BYTE_FOLD;
+    size_t i = 0, clean = 0, total_code_points = 0, total_four_byte = 0;
+    unsigned steps_to_test = 1, test_interval = 1, steps_to_fold = UTF_LENGTHS_BYTE_FOLD;
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
         if (vec_is_ascii(vec_or(first, second))) {
@@ -234,8 +235,10 @@ int UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len, utf8_
         four_byte = vec_count_gt8(four_byte, vec_xor(second, bit_7), above_EF);
         if (--steps_to_test == 0) {
             if (vec_any(error))
-                return 0;
-            steps_to_test = 8;
+                return utf8_lookup_boundary_before(src, clean);
+            test_interval = test_interval < 4 ? 2 * test_interval : 4;
+            steps_to_test = test_interval;
+            clean = i + 2 * VEC_BYTES;
         }
         if (--steps_to_fold == 0) {
             total_code_points += vec_sum8(code_points);
@@ -262,5 +265,5 @@ int UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len, utf8_
     error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
     census->code_points = total_code_points;
     census->utf16_units = total_code_points + total_four_byte;
-    return !vec_any(error);
+    return vec_any(error) ? utf8_lookup_boundary_before(src, clean) : len;
 }
