@@ -12,8 +12,9 @@
 #include "utfkit.h"
 
 /* A kernel: its UTF-8 loops, the ASCII-run finder it uses, the counting
- * loops of its lengths, and its one-pass validation with census (or NULL). */
-#define KERNEL(suffix, ascii_finder, lengths, census)                             \
+ * loops of its lengths, and its one-pass validations with a count (UTF-8
+ * census, UTF-16 to UTF-8 length; or NULL). */
+#define KERNEL(suffix, ascii_finder, lengths, census, utf16_length)               \
     {.name = #suffix,                                                            \
      .ascii_prefix_length = utfkit_ascii_prefix_length_##ascii_finder,           \
      .utf8_advance = utf8_advance_##suffix,                                       \
@@ -25,18 +26,21 @@
      .utf16_surrogates = utf16_surrogates_##lengths,                              \
      .utf32_utf8_length = utf32_utf8_length_##lengths,                            \
      .utf32_supplementary = utf32_supplementary_##lengths,                        \
-     .utf8_validate_census = census}
+     .utf8_validate_census = census,                                              \
+     .utf16_validate_utf8_length = utf16_length}
 
-static const utfkit_kernel kernel_scalar = KERNEL(scalar, scalar, scalar, NULL);
+static const utfkit_kernel kernel_scalar = KERNEL(scalar, scalar, scalar, NULL, NULL);
 #if defined(UTFKIT_X86_64)
-static const utfkit_kernel kernel_sse2 = KERNEL(sse2, sse2, scalar, NULL);
-static const utfkit_kernel kernel_sse4 = KERNEL(sse4, sse2, sse4, utf8_validate_census_sse4);
-static const utfkit_kernel kernel_avx2 = KERNEL(avx2, avx2, avx2, utf8_validate_census_avx2);
+static const utfkit_kernel kernel_sse2 = KERNEL(sse2, sse2, scalar, NULL, NULL);
+static const utfkit_kernel kernel_sse4 = KERNEL(
+    sse4, sse2, sse4, utf8_validate_census_sse4, utf16_validate_utf8_length_sse4);
+static const utfkit_kernel kernel_avx2 = KERNEL(
+    avx2, avx2, avx2, utf8_validate_census_avx2, utf16_validate_utf8_length_avx2);
 static const utfkit_kernel kernel_avx512 =
-    KERNEL(avx512, avx512, avx512, utf8_validate_census_avx512);
+    KERNEL(avx512, avx512, avx512, utf8_validate_census_avx512, utf16_validate_utf8_length_avx512);
 #endif
 #if defined(UTFKIT_AARCH64)
-static const utfkit_kernel kernel_neon = KERNEL(neon, neon, scalar, NULL);
+static const utfkit_kernel kernel_neon = KERNEL(neon, neon, scalar, NULL, NULL);
 #endif
 
 /* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI

@@ -66,6 +66,11 @@ typedef struct utfkit_kernel {
      * nothing).  NULL for a kernel without one: callers validate, then
      * count. */
     size_t (*utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census);
+    /* UTF-16 validation (D91) and UTF-8 length in one pass: 1 and
+     * *utf8_length set if src[0..len) is well-formed UTF-16, else 0.  NULL
+     * for a kernel without one. */
+    int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
+                                      size_t *utf8_length);
 } utfkit_kernel;
 
 extern const utfkit_kernel *utfkit_active_kernel;
@@ -103,6 +108,9 @@ UTFKIT_DECLARE_LENGTHS(avx512)
 size_t utf8_validate_census_sse4(const uint8_t *src, size_t len, utf8_census *census);
 size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *census);
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
+int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 #endif
 
 #if defined(__aarch64__)

@@ -74,6 +74,11 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
             size_t length = to_utf16 ? 2 * census.utf16_units : 4 * census.code_points;
             return (utfkit_result){UTFKIT_OK, len, 0, length};
         }
+    } else if ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) && to == UTFKIT_UTF8 &&
+               kernel->utf16_validate_utf8_length != NULL) {
+        size_t length;
+        if (kernel->utf16_validate_utf8_length(src, len, from == UTFKIT_UTF16BE, &length))
+            return (utfkit_result){UTFKIT_OK, len, 0, length};
     } else if (is_unicode_form(from) && is_unicode_form(to) && utfkit_validate(src, len, from)) {
         /* Well-formed: counting is much faster than a conversion. */
         utfkit_result counted = {UTFKIT_OK, len, 0, utfkit_well_formed_length(src, len, from, to)};
@@ -117,6 +122,12 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_validate(src, len);
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
+        kernel->utf16_validate_utf8_length != NULL) {
+        size_t length;
+        return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
+    }
     if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */

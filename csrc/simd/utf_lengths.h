@@ -32,6 +32,8 @@
  *                                      the sum of the unsigned 8- / 16- / 32-bit lanes
  *                                      (16-bit lanes stay below 0x8000 here)
  *     vec_swap16(v), vec_swap32(v)     the bytes of each 16- / 32-bit lane reversed
+ *     vec_eq16_mask(a, b)              a bit mask of the 16-bit lanes where a == b,
+ *                                      VEC_MASK16_BITS bits per lane, first lane lowest
  *
  * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.
  */
@@ -266,4 +268,59 @@ size_t UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len,
     census->code_points = total_code_points;
     census->utf16_units = total_code_points + total_four_byte;
     return vec_any(error) ? utf8_lookup_boundary_before(src, clean) : len;
+}
+
+/* ---- UTF-16 validation and UTF-8 length in one pass (kernels.h,
+ * utf16_validate_utf8_length) ----
+ *
+ * D91: UTF-16 is well-formed when every lead surrogate (D800..DBFF) is
+ * followed by a trail surrogate (DC00..DFFF) and every trail surrogate
+ * follows a lead.  As bit masks over the units (vec_eq16_mask, with
+ * VEC_MASK16_BITS bits per unit), the trail mask must equal the lead mask
+ * moved one unit on, the last lead of one vector carried into the next. */
+#define UTF_LENGTHS_MASK16_WIDTH (VEC_BYTES / 2 * VEC_MASK16_BITS)
+
+int UTF_LENGTHS_NAME(utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
+                                                 size_t *utf8_length)
+{
+    size_t end = len & ~(size_t)1, units = end / 2, less = 0, i = 0;
+    const uint64_t all = UTF_LENGTHS_MASK16_WIDTH == 64 ? ~(uint64_t)0
+                                                         : ((uint64_t)1 << UTF_LENGTHS_MASK16_WIDTH) - 1;
+    const vec_t zero = vec_splat(0), not_ascii = vec_splat16(0xFF80);
+    const vec_t above_7FF = vec_splat16(0xF800), surrogate = vec_splat16(0xD800);
+    const vec_t high_6_bits = vec_splat16(0xFC00), trail = vec_splat16(0xDC00);
+    uint64_t misplaced = 0, carry = 0;
+    while (end - i >= VEC_BYTES) {
+        size_t vectors = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_WORD_FOLD);
+        vec_t ascii = zero, below_800 = zero, surrogates = zero;
+        for (size_t k = 0; k < vectors; k++, i += VEC_BYTES) {
+            vec_t unit = vec_load(src + i);
+            if (big_endian)
+                unit = vec_swap16(unit);
+            vec_t high_5 = vec_and(unit, above_7FF), high_6 = vec_and(unit, high_6_bits);
+            ascii = vec_count_eq16(ascii, vec_and(unit, not_ascii), zero);
+            below_800 = vec_count_eq16(below_800, high_5, zero);
+            surrogates = vec_count_eq16(surrogates, high_5, surrogate);
+            uint64_t leads = vec_eq16_mask(high_6, surrogate);
+            uint64_t trails = vec_eq16_mask(high_6, trail);
+            misplaced |= trails ^ (((leads << VEC_MASK16_BITS) | carry) & all);
+            carry = leads >> (UTF_LENGTHS_MASK16_WIDTH - VEC_MASK16_BITS);
+        }
+        less += vec_sum16(ascii) + vec_sum16(below_800) + vec_sum16(surrogates);
+        if (misplaced != 0)
+            return 0;
+    }
+    int after_lead = carry != 0;
+    for (; i < end; i += 2) {
+        uint32_t unit = UTF_LENGTHS_NAME(unit16)(src + i, big_endian);
+        int is_trail = (unit & 0xFC00) == 0xDC00;
+        if (is_trail != after_lead)
+            return 0;
+        after_lead = (unit & 0xFC00) == 0xD800;
+        less += (unit < 0x80) + (unit < 0x800) + ((unit & 0xF800) == 0xD800);
+    }
+    if (after_lead || end != len)
+        return 0; /* a lead surrogate, or a byte, cut off by the end */
+    *utf8_length = 3 * units - less;
+    return 1;
 }

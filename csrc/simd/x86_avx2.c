@@ -120,6 +120,11 @@ static inline vec_t vec_swap32(vec_t v)
                                                    3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
 }
 
+#define VEC_MASK16_BITS 2 /* VPMOVMSKB: both bytes of a unit */
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(a, b));
+}
 #define UTF_LENGTHS_NAME(stem) stem##_avx2
 #include "utf_lengths.h"
 

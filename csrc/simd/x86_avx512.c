@@ -127,6 +127,11 @@ static inline vec_t vec_swap32(vec_t v)
     return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)));
 }
 
+#define VEC_MASK16_BITS 1
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)_mm512_cmpeq_epi16_mask(a, b);
+}
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
 #include "utf_lengths.h"
 

@@ -86,6 +86,11 @@ static inline vec_t vec_swap32(vec_t v)
     return _mm_shuffle_epi8(v, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
 }
 
+#define VEC_MASK16_BITS 2 /* PMOVMSKB: both bytes of a unit */
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(a, b));
+}
 #define UTF_LENGTHS_NAME(stem) stem##_sse4
 #include "utf_lengths.h"
 
