@@ -63,6 +63,25 @@ static uint8_t *fuzz_copy(const uint8_t *data, size_t len)
     return block;
 }
 
+/* A length of 0 to 4096 bytes from one input byte, dense where the kernels'
+ * blocks end: the widest SIMD block is 64 bytes (AVX-512; a transcoding
+ * block needs UTFKIT_TRANSCODE_BLOCK = 64 bytes of input), so lengths must
+ * reach well past it and land on, just before and just after multiples of
+ * 16, 32 and 64.
+ *
+ *   00..3F        the length itself, 0..63 (every tail a block leaves);
+ *   40..FF        (b - 0x40) = 3 s + k: base(s) + k - 1, where base(s) is
+ *                 64 + 16 s for s < 32 (64..560, every multiple of 16) and
+ *                 128 (s - 31) for s >= 32 (128..4096).  */
+static inline size_t fuzz_length(uint8_t b)
+{
+    if (b < 0x40)
+        return b;
+    size_t s = (size_t)(b - 0x40) / 3, k = (size_t)(b - 0x40) % 3;
+    size_t base = s < 32 ? 64 + 16 * s : 128 * (s - 31);
+    return base + k - 1;
+}
+
 static int fuzz_same_result(utfkit_result a, utfkit_result b)
 {
     return a.status == b.status && a.position == b.position &&

@@ -1,23 +1,29 @@
 /*
  * fuzz_stream.c -- streams (utfkit_stream_init/_feed/_finish) and
  * utfkit_incomplete_suffix_length against one-shot processing, under every
- * kernel:
+ * kernel, in chunks of 0 to 4096 bytes (fuzz_length: on and around the
+ * multiples of 16, 32 and 64 where the SIMD blocks end, so every kernel's
+ * validators and transcoding blocks run inside the chunks):
  *   - a stream fed in chunks reports exactly utfkit_check's error for the
  *     whole text, in the feed that delivers the deciding byte (fail-fast:
  *     the shortest prefix whose utfkit_check gives an error other than
  *     END_OF_DATA ends inside that chunk), or at finish for END_OF_DATA;
  *   - cutting the text before each chunk's unfinished suffix and converting
- *     the pieces one by one (errors = replace and ignore) gives the one-shot
- *     conversion, for every destination form -- the property
- *     IncrementalTranscoder relies on;
+ *     the pieces one by one (errors = replace and ignore) under each kernel
+ *     gives the scalar kernel's one-shot conversion, for every destination
+ *     form -- the property IncrementalTranscoder relies on;
  *   - every kernel reports the same.
  *
- * Input: byte 0 picks the form (mod 5); bytes 1..4 are chunk lengths
- * (mod 8, repeated cyclically; 0 = an empty chunk); the rest is the text.
+ * Input: byte 0 picks the form (mod 8: every form of utfkit.h; a form
+ * streams do not take must be refused by utfkit_stream_init, and ends the
+ * run); bytes 1..4 are chunk lengths (fuzz_length, repeated cyclically;
+ * 0 = an empty chunk); the rest is the text.
  */
 #include "fuzz_common.h"
 
-#define FORMS 5
+#define FORMS 8         /* every utfkit_form */
+#define UTF_FORMS 5     /* UTF-8, UTF-16LE/BE, UTF-32LE/BE: streams take these */
+#define MODES 3
 #define CHUNK_LENGTHS 4
 
 typedef struct stream_outcome {
@@ -53,7 +59,7 @@ static stream_outcome run_stream(const uint8_t *src, size_t len, int form, const
     FUZZ_REQUIRE(utfkit_stream_init(&stream, form) == 0, "init form %d", form);
     size_t at = 0, empty_in_a_row = 0;
     for (size_t k = 0; at < len; k++) {
-        size_t chunk = lengths[k % CHUNK_LENGTHS] % 8;
+        size_t chunk = fuzz_length(lengths[k % CHUNK_LENGTHS]);
         /* Empty chunks are fed too, but never forever. */
         empty_in_a_row = chunk == 0 ? empty_in_a_row + 1 : 0;
         if (empty_in_a_row > CHUNK_LENGTHS)
@@ -81,35 +87,70 @@ static stream_outcome run_stream(const uint8_t *src, size_t len, int form, const
     return o;
 }
 
+/* The scalar kernel's one-shot conversions of src to every UTF form with
+ * replace and ignore: what the pieces must add up to under every kernel. */
+typedef struct one_shot_outputs {
+    uint8_t *output[UTF_FORMS][MODES];
+    size_t length[UTF_FORMS][MODES];
+} one_shot_outputs;
+
+static one_shot_outputs convert_whole(const uint8_t *src, size_t len, int form)
+{
+    one_shot_outputs whole;
+    fuzz_use_kernel("scalar");
+    for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++) {
+        for (int to = 0; to < UTF_FORMS; to++) {
+            size_t need = utfkit_transcoded_length(src, len, form, to, mode).written;
+            uint8_t *dst = malloc(need ? need : 1);
+            utfkit_result done = utfkit_transcode(src, len, form, to, mode, dst, need);
+            FUZZ_REQUIRE(done.status == UTFKIT_OK && done.written == need, "one-shot %d->%d", form, to);
+            whole.output[to][mode] = dst;
+            whole.length[to][mode] = need;
+        }
+    }
+    return whole;
+}
+
+static void release_whole(one_shot_outputs *whole)
+{
+    for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++)
+        for (int to = 0; to < UTF_FORMS; to++)
+            free(whole->output[to][mode]);
+}
+
 /* Replace/ignore conversion of src in pieces cut before each chunk's
- * unfinished suffix equals the one-shot conversion. */
-static void check_cut_conversion(const uint8_t *src, size_t len, int form, const uint8_t *lengths)
+ * unfinished suffix, under the active kernel, equals the one-shot
+ * conversion.  Each piece goes to utfkit_transcode in a heap block of its
+ * own exact size, so AddressSanitizer sees a block reading past it. */
+static void check_cut_conversion(const uint8_t *src, size_t len, int form, const uint8_t *lengths,
+                                 const one_shot_outputs *whole)
 {
     for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++) {
-        for (int to = 0; to < FORMS; to++) {
-            size_t need = utfkit_transcoded_length(src, len, form, to, mode).written;
-            uint8_t *whole = malloc(need ? need : 1);
-            utfkit_transcode(src, len, form, to, mode, whole, need);
+        for (int to = 0; to < UTF_FORMS; to++) {
+            size_t need = whole->length[to][mode];
             uint8_t *pieces = malloc(need ? need : 1);
             size_t out = 0, piece_start = 0, at = 0;
             for (size_t k = 0; at < len; k++) {
-                size_t chunk = lengths[k % CHUNK_LENGTHS] % 8 + 1;
+                size_t chunk = fuzz_length(lengths[k % CHUNK_LENGTHS]);
+                if (chunk == 0)
+                    chunk = 1;
                 at = chunk > len - at ? len : at + chunk;
                 /* The stream so far is src[piece_start..at); cut before its unfinished end. */
                 size_t carried = at == len ? 0
                                : utfkit_incomplete_suffix_length(src + piece_start, at - piece_start, form);
                 size_t cut = at - carried;
                 FUZZ_REQUIRE(carried <= 3, "suffix %zu", carried);
-                utfkit_result part = utfkit_transcode(src + piece_start, cut - piece_start, form, to,
-                                                      mode, pieces + out, need - out);
+                uint8_t *piece = fuzz_copy(src + piece_start, cut - piece_start);
+                utfkit_result part = utfkit_transcode(piece, cut - piece_start, form, to, mode,
+                                                      pieces + out, need - out);
+                free(piece);
                 FUZZ_REQUIRE(part.status == UTFKIT_OK, "piece %zu..%zu: status %d", piece_start, cut,
                              part.status);
                 out += part.written;
                 piece_start = cut;
             }
-            FUZZ_REQUIRE(out == need && memcmp(pieces, whole, need) == 0,
+            FUZZ_REQUIRE(out == need && memcmp(pieces, whole->output[to][mode], need) == 0,
                          "form %d to %d mode %d: pieces differ from one shot", form, to, mode);
-            free(whole);
             free(pieces);
         }
     }
@@ -120,9 +161,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1 + CHUNK_LENGTHS)
         return 0;
     int form = data[0] % FORMS;
+    utfkit_stream accepted;
+    if (utfkit_stream_init(&accepted, form) != 0) {
+        FUZZ_REQUIRE(form >= UTF_FORMS, "streams refuse form %d", form);
+        return 0;
+    }
     const uint8_t *lengths = data + 1;
     size_t len = size - 1 - CHUNK_LENGTHS;
     uint8_t *src = fuzz_copy(data + 1 + CHUNK_LENGTHS, len);
+    /* The pieces property is the UTF forms' (a form streams take later
+     * states its own in its target). */
+    int cut_conversion = form < UTF_FORMS;
+    one_shot_outputs whole;
+    if (cut_conversion)
+        whole = convert_whole(src, len, form);
     const char *kernels[FUZZ_MAX_KERNELS];
     size_t kernel_count = fuzz_kernels(kernels);
     stream_outcome reference = {{0, 0, 0, 0}, 0};
@@ -157,9 +209,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(fuzz_same_result(o.error, reference.error) &&
                              o.failed_chunk_end == reference.failed_chunk_end,
                          "kernel %s differs from scalar", kernels[k]);
-        if (k == 0) /* transcoding itself is compared across kernels by fuzz_transcode */
-            check_cut_conversion(src, len, form, lengths);
+        if (cut_conversion)
+            check_cut_conversion(src, len, form, lengths, &whole);
     }
+    if (cut_conversion)
+        release_whole(&whole);
     free(src);
     return 0;
 }

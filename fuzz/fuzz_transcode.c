@@ -9,7 +9,9 @@
  * length needed (a strict error winning over it).
  *
  * Input: byte 0 picks the source form (mod 5), byte 1 the cap to try below
- * the exact one; the rest is the source text.
+ * the exact one; the rest is the source text (fuzz/make_seeds.py writes
+ * texts of 0 to 4 KiB, cut on and around multiples of 16, 32 and 64, so
+ * that every kernel's blocks and the scalar tails after them run).
  */
 #include "fuzz_common.h"
 
@@ -24,13 +26,14 @@ typedef struct transcode_outcome {
 } transcode_outcome;
 
 /* utfkit_validate_many over src cut into pieces (lengths from the text's
- * own bytes): each answer is utfkit_validate's on the piece; lengths that do
- * not add up to len give (size_t)-1 and write nothing.  Returns the count. */
+ * own bytes, by fuzz_length: 0 to 4096, around the SIMD blocks' ends):
+ * each answer is utfkit_validate's on the piece; lengths that do not add up
+ * to len give (size_t)-1 and write nothing.  Returns the count. */
 static size_t check_validate_many(const uint8_t *src, size_t len, int form)
 {
     size_t lengths[64], count = 0, total = 0;
     while (count < 64 && total < len) {
-        size_t piece = src[total] % 13;
+        size_t piece = fuzz_length(src[total]);
         if (piece > len - total || count == 63)
             piece = len - total;
         lengths[count++] = piece;

@@ -9,11 +9,17 @@
  *   - well-formed input re-encodes to itself; replace output re-encodes to
  *     well-formed UTF-E-8;
  *   - encoding reports the first value above 2^63 - 1, else the exact
- *     length, and decodes back to the values;
+ *     length, and decodes back to the values -- under every kernel, with
+ *     the values as they come, shortened to every sequence length, and
+ *     folded into U+0000..U+10FFFF: the last gives long stretches of UTF-8,
+ *     which the decoder hands to the active kernel's UTF-8 validator
+ *     (utfe8.c), so every kernel's SIMD blocks run;
  *   - every kernel gives the scalar kernel's results.
  *
  * Input: byte 0 is the cap to try below the exact one; the rest is both
  * the text to decode and, 8 bytes at a time, values to encode.
+ * fuzz/make_seeds.py writes texts of up to 4 KiB (UTF-8 with the longer
+ * sequences mixed in), cut around multiples of 16, 32 and 64.
  */
 #include "fuzz_common.h"
 
@@ -102,10 +108,13 @@ static void encode_values(const uint8_t *data, size_t size, size_t cap_cut)
         abort();
     if (count)
         memcpy(values, data, count * sizeof *values);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         if (pass == 1) /* the second time, all in range, of every length */
             for (size_t k = 0; k < count; k++)
                 values[k] = (values[k] & 0x7FFFFFFFFFFFFFFFull) >> (values[k] % 64);
+        if (pass == 2) /* the third, Unicode code points of 1 to 4 UTF-8 bytes (D76) */
+            for (size_t k = 0; k < count; k++)
+                values[k] = (values[k] % 0x110000u) >> (values[k] >> 32) % 17;
         utfkit_result encoded;
         uint8_t *bytes = encode_exact(values, count, &encoded);
         size_t first_too_large = count;
@@ -165,8 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (int mode = 0; mode < 3; mode++)
         free(reference.code_points[mode]);
-    fuzz_use_kernel("scalar");
-    encode_values(src, len, cap_cut);
+    for (size_t k = 0; k < kernel_count; k++) {
+        fuzz_use_kernel(kernels[k]);
+        encode_values(src, len, cap_cut);
+    }
     free(src);
     return 0;
 }

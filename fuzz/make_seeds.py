@@ -1,82 +1,290 @@
-"""Seed corpora for the fuzz targets, generated from utfkit's own test inputs.
+"""Seed corpora for every fuzz target, from the source tree alone.
 
-Writes fuzz/seeds/<target>/<name> for every fuzz/fuzz_<target>.c this script
-knows the input layout of (see each target's header comment): the
-multi-script texts of utfkit's generated corpus (utfkit._corpus), the same
-texts with ill-formed code units sprinkled in (utfkit._corpus.dirty), and
-the Table 3-7 edge cases the tests spell out -- every truncation of a
-character of each length, overlongs, surrogates, values above U+10FFFF --
-in every encoding form.  Deterministic, so the seeds need not be committed:
-`make fuzz` runs this first.
+Writes OUT_DIR/<target>/<sha1 of the input> for every fuzz/fuzz_<target>.c,
+laid out as each target's header comment says.  Needs nothing but Python:
+not the built extension, not utfkit itself (the texts and the encoders of
+the UTF-8 relatives are here), so a fresh checkout, CI and
+tests/test_fuzz_regressions.py can all run it.  Deterministic: the seeds are
+not committed; `make fuzz` runs this first.
 
-    python fuzz/make_seeds.py [OUT_DIR]
+What the seeds hold, in every form a target reads:
+
+- multilingual text (1- to 4-byte characters in the mixes prose has) cut to
+  lengths 0 to 4 KiB on, just before and just after the multiples of 16,
+  32 and 64 where the SIMD kernels' blocks end, so each block and the tail
+  after it run from the first execution;
+- the same texts with ill-formed code units placed at those block edges;
+- Table 3-7's boundaries (Unicode 3.9): the first and last character of
+  each row, every truncation of them, and for each row the lowest and
+  highest ill-formed second byte on either side of its range;
+- lone and reversed surrogates, values above U+10FFFF, odd lengths.
+
+    python fuzz/make_seeds.py [OUT_DIR]      (default: fuzz/seeds)
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 import sys
 from pathlib import Path
+from typing import Callable, Dict, List
 
-from utfkit import _corpus
+FUZZ = Path(__file__).resolve().parent
 
+# utfkit.h's form numbers (UTFKIT_UTF8 .. UTFKIT_UTF32BE); the UTF targets
+# take the form as `index % 5`.
 FORMS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
 
-# Table 3-7's boundaries: the first and last character of each row.
-EDGE_CHARACTERS = "\x00\x7f\x80\u07ff\u0800\u0fff\u1000\ucfff\ud000\ud7ff\ue000\uffff\U00010000\U0003ffff\U00040000\U000fffff\U00100000\U0010ffff"
-
-# Ill-formed UTF-8 the tests name: lone continuation bytes, C0/C1/F5..FF,
-# overlongs, encoded surrogates, values past U+10FFFF, truncated rows.
-ILL_FORMED_UTF8 = [
-    b"\x80", b"\xbf", b"\xc0\xaf", b"\xc1\xbf", b"\xe0\x80\xaf", b"\xe0\x9f\xbf",
-    b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf0\x80\x80\xaf", b"\xf0\x8f\xbf\xbf",
-    b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xff", b"\xfe", b"\xe1\x80", b"\xf1\x80\x80",
-    b"\xc2", b"\xed\xa0", b"\xed\xa0\x80\xed\xb0\x80",
+# Prose in many scripts: 1-byte (Latin), 2-byte (Cyrillic, Greek, Arabic,
+# Hebrew), 3-byte (Devanagari, CJK, kana, Hangul) and 4-byte (emoji,
+# mathematical alphanumerics) characters.
+SENTENCES = [
+    "Mars is the fourth planet from the Sun. ",
+    "Марс — четвёртая по удалённости от Солнца планета. ",
+    "Ο Άρης είναι ο τέταρτος πλανήτης του ηλιακού συστήματος. ",
+    "المريخ هو الكوكب الرابع من حيث البعد عن الشمس. ",
+    "מאדים הוא כוכב הלכת הרביעי במרחקו מהשמש. ",
+    "मंगल सौरमंडल में सूर्य से चौथा ग्रह है। ",
+    "火星是太阳系由内往外数的第四颗行星。",
+    "火星は太陽系の第4惑星である。",
+    "화성은 태양계의 네 번째 행성이다. ",
+    "Rover 🚀 landed 🪐✨ near Jezero 🔴, ça marche, Straße, naïve café. ",
+    "𝔐𝔞𝔯𝔰 𝕄𝕒𝕣𝕤 — end. ",
+    "{\"id\": 12345, \"name\": \"plain ASCII JSON\", \"ok\": true}\n",
 ]
-# Ill-formed UTF-16 / UTF-32 code units: lone lead and trail surrogates,
-# a lead followed by another lead, values past 10FFFF, odd lengths.
-ILL_FORMED_UNITS = [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x110000, 0xFFFFFFFF]
+
+# Lengths on, just before and just after the multiples of 16, 32 and 64, up
+# to 4 KiB (the widest block is 64 bytes: AVX-512, and UTFKIT_TRANSCODE_BLOCK).
+LENGTHS = sorted(
+    {n for n in range(0, 20)}
+    | {m + d for m in range(16, 257, 16) for d in (-1, 0, 1)}
+    | {m + d for m in (384, 512, 768, 1024, 1536, 2048, 3072, 4096) for d in (-1, 0, 1)}
+)
+
+# Table 3-7 (Unicode 3.9), well-formed byte sequences: lead range, and the
+# range of the second byte; the further bytes are 80..BF.
+TABLE_3_7_ROWS = [
+    (0xC2, 0xDF, 0x80, 0xBF, 2),
+    (0xE0, 0xE0, 0xA0, 0xBF, 3),
+    (0xE1, 0xEC, 0x80, 0xBF, 3),
+    (0xED, 0xED, 0x80, 0x9F, 3),
+    (0xEE, 0xEF, 0x80, 0xBF, 3),
+    (0xF0, 0xF0, 0x90, 0xBF, 4),
+    (0xF1, 0xF3, 0x80, 0xBF, 4),
+    (0xF4, 0xF4, 0x80, 0x8F, 4),
+]
 
 
-def _units(values: list[int], form: str) -> bytes:
+def table_3_7_boundaries() -> List[bytes]:
+    """For each row's first and last lead byte: the sequence with the lowest
+    and the highest well-formed second byte, and with the ill-formed second
+    bytes just outside its range (below: 7F, or the continuation byte just
+    under the range; above: C0, or the one just over it) and at the ends of
+    80..BF.  Each completed with 80 bytes to the row's length."""
+    found = []
+    for first_lead, last_lead, low, high, length in TABLE_3_7_ROWS:
+        tail = b"\x80" * (length - 2)
+        for lead in {first_lead, last_lead}:
+            seconds = {low, high, low - 1, high + 1, 0x7F, 0xC0, 0x80, 0xBF}
+            found += [bytes([lead, second]) + tail for second in sorted(seconds)]
+    found += [b"\xc0\x80", b"\xc1\xbf", b"\xf5\x80\x80\x80", b"\xff", b"\xfe", b"\x80", b"\xbf"]
+    return found
+
+
+# Table 3-7's boundaries as characters: the first and last of each row.
+EDGE_CHARACTERS = (
+    "\x00\x7f\x80\u07ff\u0800\u0fff\u1000\ucfff\ud000\ud7ff\ue000\uffff"
+    "\U00010000\U0003ffff\U00040000\U000fffff\U00100000\U0010ffff"
+)
+
+# Ill-formed code units: lone lead and trail surrogates, a reversed pair,
+# values past 10FFFF (D90, D91).
+ILL_FORMED_UNITS = [[0xD800], [0xDBFF], [0xDC00], [0xDFFF], [0xDFFF, 0xDBFF], [0x110000], [0xFFFFFFFF]]
+
+
+def text(rng: random.Random, characters: int) -> str:
+    found = ""
+    while len(found) < characters:
+        found += rng.choice(SENTENCES)
+    return found[:characters]
+
+
+def long_text(seed: str) -> str:
+    """About 5 KiB of UTF-8 worth of mixed prose (more than every length)."""
+    rng = random.Random(seed)
+    found = ""
+    while len(found.encode("utf-8")) < 5000:
+        found += rng.choice(SENTENCES)
+    return found
+
+
+def units(values: List[int], form: str) -> bytes:
     size = 2 if "16" in form else 4
     order = "little" if form.endswith("le") else "big"
     return b"".join((v & ((1 << (8 * size)) - 1)).to_bytes(size, order) for v in values)
 
 
-def texts(form: str) -> list[bytes]:
-    """Inputs in `form`: corpus texts, dirty texts, edge characters, ill-formed units."""
+def ill_formed(form: str) -> List[bytes]:
+    if form == "utf-8":
+        return table_3_7_boundaries() + [b"\xed\xa0\x80", b"\xe1\x80", b"\xf1\x80\x80", b"\xc2"]
+    size = 2 if "16" in form else 4
+    return [units(values, form) for values in ILL_FORMED_UNITS if size == 4 or max(values) <= 0xFFFF]
+
+
+def cut_texts(encode: Callable[[str], bytes], seed: str) -> List[bytes]:
+    """The text cut at every length of LENGTHS (cuts inside a character
+    included: they end in an unfinished one)."""
+    whole = encode(long_text(seed))
+    return [whole[:length] for length in LENGTHS]
+
+
+def damaged(encode: Callable[[str], bytes], seed: str, bad: List[bytes]) -> List[bytes]:
+    """The text with an ill-formed sequence at a block edge (15..17, 31..33,
+    63..65, 127..129 bytes in), and the same near the end of a long text."""
+    whole = encode(long_text(seed))
+    rng = random.Random(seed + "/damage")
     found = []
-    for name in _corpus.CORPUS_NAMES:
-        clean = _corpus.generate(name, 600).decode("utf-8").encode(form)
-        found += [clean, _corpus.dirty(clean, every=97, encoding=form)]
-    edges = EDGE_CHARACTERS.encode(form, "surrogatepass")
-    found.append(edges)
+    for index, sequence in enumerate(bad):
+        edge = [16, 32, 64, 128, 1024][index % 5] + (index % 3) - 1
+        length = rng.choice([edge + 80, edge + 200, 1100])
+        found.append(whole[:edge] + sequence + whole[edge:length])
+    return found
+
+
+def texts(form: str) -> List[bytes]:
+    """Inputs in a UTF form: cut texts, damaged texts, edge characters."""
+    encode: Callable[[str], bytes] = lambda s: s.encode(form)
+    found = cut_texts(encode, form) + damaged(encode, form, ill_formed(form))
+    found.append(EDGE_CHARACTERS.encode(form))
     for character in EDGE_CHARACTERS:
         encoded = character.encode(form)
         found += [encoded[:cut] + b"A" for cut in range(1, len(encoded))]
         found += [b"xy" + encoded[:cut] for cut in range(1, len(encoded))]
-    if form == "utf-8":
-        found += [b"ok " + bad + b" ok" for bad in ILL_FORMED_UTF8]
-        found.append(b"".join(ILL_FORMED_UTF8))
-    else:
-        found += [b"o\x00k\x00" + _units([bad, 0x41, bad, bad], form) + b"\x00" for bad in ILL_FORMED_UNITS]
+    found += [b"ok" + bad + b"ok" for bad in ill_formed(form)]
     return found
 
 
-def seeds() -> dict[str, list[bytes]]:
+# ---- the UTF-8 relatives, encoded here (not by utfkit) ------------------------
+def utf16_units(s: str) -> List[int]:
+    data = s.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def three_bytes(unit: int) -> bytes:
+    """A 16-bit unit as a 3-byte sequence (CESU-8 / MUTF-8 / WTF-8 surrogates)."""
+    return bytes([0xE0 | unit >> 12, 0x80 | (unit >> 6) & 0x3F, 0x80 | unit & 0x3F])
+
+
+def cesu8(s: str, modified: bool = False) -> bytes:
+    """CESU-8 (UTR #26): each UTF-16 code unit on its own, so a supplementary
+    character is two 3-byte sequences; Modified UTF-8 also writes U+0000 as
+    C0 80 (the Java Virtual Machine Specification, section 4.4.7)."""
+    out = bytearray()
+    for unit in utf16_units(s):
+        if unit == 0 and modified:
+            out += b"\xc0\x80"
+        elif 0xD800 <= unit <= 0xDFFF:
+            out += three_bytes(unit)
+        else:
+            out += chr(unit).encode("utf-8")
+    return bytes(out)
+
+
+def wtf8(s: str) -> bytes:
+    """WTF-8 (seed 003): UTF-8, with lone surrogates as 3-byte sequences."""
+    return s.encode("utf-8", "surrogatepass")
+
+
+def utfe8_encode(value: int) -> bytes:
+    """One UTF-E-8 sequence (seed 002), shortest form: the 1-6 byte forms of
+    RFC 2279, FE + 6 continuation bytes, FF + 12."""
+    if value < 0x80:
+        return bytes([value])
+    for length, lead, limit in ((2, 0xC0, 1 << 11), (3, 0xE0, 1 << 16), (4, 0xF0, 1 << 21),
+                                (5, 0xF8, 1 << 26), (6, 0xFC, 1 << 31), (7, 0xFE, 1 << 36),
+                                (13, 0xFF, 1 << 72)):
+        if value < limit:
+            tail = [0x80 | (value >> (6 * k)) & 0x3F for k in reversed(range(length - 1))]
+            payload = value >> (6 * (length - 1))
+            return bytes([lead | payload if length < 7 else lead] + tail)
+    raise ValueError(value)
+
+
+UTFE8_VALUES = [0x110000, 0x1FFFFF, 0x200000, 0x3FFFFFF, 0x4000000, 0x7FFFFFFF, 0x80000000,
+                0xFFFFFFFFF, 0x1000000000, 0x7FFFFFFFFFFFFFFF, 0xD800, 0xDFFF]
+
+
+def utfe8_texts() -> List[bytes]:
+    """UTF-8 text (UTF-E-8's common case: the UTF-8 kernel reads it) with the
+    longer sequences mixed in, cut at every length; each value alone, its
+    truncations and the overlong forms of the longer lead bytes."""
+    plain = long_text("utf-e-8").encode("utf-8")
+    found = [plain[:length] for length in LENGTHS]
+    rng = random.Random("utf-e-8/mixed")
+    for index, value in enumerate(UTFE8_VALUES * 2):
+        edge = [16, 32, 64, 128][index % 4] + (index % 3) - 1
+        found.append(plain[:edge] + utfe8_encode(value) + plain[edge : edge + rng.choice([100, 300, 1200])])
+    for value in UTFE8_VALUES:
+        encoded = utfe8_encode(value)
+        found.append(encoded)
+        found += [b"ab" + encoded[:cut] for cut in range(1, len(encoded))]
+    found += [b"\xf8\x87\xbf\xbf\xbf", b"\xfc\x83\xbf\xbf\xbf\xbf", b"\xfe\x81\xbf\xbf\xbf\xbf\xbf",
+              b"\xff\x80\x80" + b"\x80" * 10, b"\xff\x80\x88" + b"\x80" * 10]
+    return found
+
+
+def family_texts(encode: Callable[[str], bytes], seed: str, bad: List[bytes]) -> List[bytes]:
+    found = cut_texts(encode, seed) + damaged(encode, seed, bad)
+    found.append(encode(EDGE_CHARACTERS))
+    found += [b"ok" + sequence + b"ok" for sequence in bad]
+    return found
+
+
+LONE_SURROGATES = "\ud800 \udbff\udc00 \udfff"  # lone lead, trail-after-lead, lone trail
+
+# ---- the targets ------------------------------------------------------------------
+def seeds() -> Dict[str, List[bytes]]:
     """Input files per target, laid out as each target's header says."""
-    by_target: dict[str, list[bytes]] = {"utf8": texts("utf-8"), "transcode": [], "stream": []}
+    utf8_bad = ill_formed("utf-8")
+    by_target: Dict[str, List[bytes]] = {"utf8": texts("utf-8"), "transcode": [], "stream": []}
+    # fuzz_transcode: form, cap; fuzz_stream: form, four chunk lengths
+    # (fuzz_length: 00..3F themselves; 0x40 + 3 s + k around 64 + 16 s or
+    # 128 (s - 31)).
+    chunk_sets = [b"\x03\x01\x05\x05", b"\x10\x20\x40\x3f", bytes([0x40 + 1, 0x40 + 3 * 4 + 1, 0x40 + 3 * 12, 0x21]),
+                  bytes([0x40 + 3 * 40 + 2, 0x00, 0x40 + 3 * 32 + 1, 0x11]), bytes([0x40 + 3 * 63 + 1] * 4)]
     for index, form in enumerate(FORMS):
-        for number, text in enumerate(texts(form)):
-            by_target["transcode"].append(bytes([index, number % 256]) + text)
-            by_target["stream"].append(bytes([index, 1 + number % 7, 3, 0, 5]) + text)
+        for number, data in enumerate(texts(form)):
+            by_target["transcode"].append(bytes([index, number % 256]) + data)
+            by_target["stream"].append(bytes([index]) + chunk_sets[number % len(chunk_sets)] + data)
+    # fuzz_cesu8: byte 0 even = CESU-8, odd = MUTF-8; byte 1 the cap.
+    cesu8_bad = utf8_bad + [three_bytes(0xD800), three_bytes(0xDC00) + three_bytes(0xD800),
+                            b"\xf0\x9f\x98\x80", b"\x00", b"\xc0\x80"]
+    by_target["cesu8"] = [bytes([0, number % 256]) + data for number, data in
+                          enumerate(family_texts(cesu8, "cesu-8", cesu8_bad))]
+    by_target["cesu8"] += [bytes([1, number % 256]) + data for number, data in
+                           enumerate(family_texts(lambda s: cesu8(s, modified=True), "mutf-8", cesu8_bad))]
+    by_target["cesu8"] += [bytes([k, 7]) + cesu8(LONE_SURROGATES + "\x00x\U0001f600", k == 1) for k in (0, 1)]
+    # fuzz_wtf8: byte 0 the cap.
+    wtf8_bad = utf8_bad + [three_bytes(0xD800) + three_bytes(0xDC00), three_bytes(0xDBFF)[:2]]
+    by_target["wtf8"] = [bytes([number % 256]) + data for number, data in
+                         enumerate(family_texts(wtf8, "wtf-8", wtf8_bad))]
+    by_target["wtf8"].append(b"\x05" + wtf8(LONE_SURROGATES + "x\U0001f600"))
+    # fuzz_utfe8: byte 0 the cap.
+    by_target["utfe8"] = [bytes([number % 256]) + data for number, data in enumerate(utfe8_texts())]
     return by_target
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent / "seeds"
-    for target, inputs in seeds().items():
+def main(argv: List[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else FUZZ / "seeds"
+    made = seeds()
+    targets = sorted(path.stem[len("fuzz_"):] for path in FUZZ.glob("fuzz_*.c"))
+    missing = [target for target in targets if target not in made]
+    if missing:
+        print(f"make_seeds.py: no seeds for fuzz_{', fuzz_'.join(missing)}: "
+              "describe their input layout here", file=sys.stderr)
+        return 1
+    for target, inputs in made.items():
         folder = out / target
         folder.mkdir(parents=True, exist_ok=True)
         for data in inputs:

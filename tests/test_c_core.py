@@ -6,30 +6,34 @@ csrc/utf8_dfa.h exhaustively (every 1-3 byte sequence, every 4-byte sequence
 starting F0..F4) against a transcription of Table 3-7 of its own, and checks
 the public UTF-8 C API (validate, check, sanitize, remove_ill_formed, count
 and the length functions) under every kernel this CPU runs against a
-maximal-subpart (D93b) reference.  Here it runs with --quick (each short
-sequence under one kernel instead of all) to stay within about 30 s.
+maximal-subpart (D93b) reference.  --quick checks each short sequence under
+one kernel instead of all: about 25 s instead of 90 s.
 
 csrc/tests/test_transcode.c checks utfkit_transcode, utfkit_transcoded_length,
 utfkit_well_formed_length, utfkit_check, utfkit_validate and utfkit_count for
 every (from, to) pair of the five encoding forms and every errors mode
 against a reference decoder/encoder of its own that follows CPython's codecs
 (maximal subparts for UTF-8; CPython's cuts for UTF-16 and UTF-32), with
-every capacity from 0 up and guard bytes after cap.  Here it runs with
---quick (each input under one kernel, in rotation; fewer random texts), a
-few seconds.
+every capacity from 0 up and guard bytes after cap.  --quick runs each
+input under one kernel, in rotation, with fewer random texts: about 5 s
+instead of 65 s.
 
 csrc/tests/test_kernels_agree.c is a differential test: random structured
 text (runs of 1- to 4-byte characters, damaged by overwritten bytes, pieces
 of every way Table 3-7 fails, and cuts) must give the scalar kernel's answer
-under every other kernel, from every UTF-8 entry point.  --quick: 20,000
-inputs.
+under every other kernel, from every UTF-8 entry point: 200,000 inputs,
+--quick 20,000.
 
 csrc/tests/test_stream.c checks streams (utfkit_stream_feed/_finish) against
 the one-shot utfkit_check on every short input at every set of chunk
-boundaries (fail-fast included), and utfkit_incomplete_suffix_length.
+boundaries (fail-fast included), and utfkit_incomplete_suffix_length;
+--quick checks one set of cuts in three of the longest inputs, and fewer
+random texts.
 
-`make ctest` runs them all in full; `make ctest-asan` under AddressSanitizer and
-UBSan.
+A plain `pytest` runs them with --quick (about 30 s in all, on this
+project's 2-core machine); `pytest --kernels=all` (conftest.py), which
+.ci/run uses, runs them in full (about 2.5 min).  `make ctest` runs them in
+full too; `make ctest-asan` under AddressSanitizer and UBSan.
 """
 
 import os
@@ -39,6 +43,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import full_matrix
 
 REPO = Path(__file__).resolve().parents[1]
 CSRC = REPO / "csrc"
@@ -63,28 +69,58 @@ def kernel():
     return None
 
 
+@pytest.fixture
+def mode(request) -> list:
+    """The programs' arguments: none for a run of the whole kernel matrix
+    (every input under every kernel), else --quick (kernels in rotation)."""
+    return [] if full_matrix(request.config) else ["--quick"]
+
+
 def _core_sources():
     return sorted(CSRC.glob("*.c")) + sorted((CSRC / "simd").glob("*.c"))
 
 
-def _build_and_run(source: Path, tmp_path: Path, *arguments: str) -> str:
-    """Compiles `source` with the core at -O2 (warnings on), runs it with
-    `arguments`, asserts it exits 0 and returns its stdout."""
+CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra"]
+
+
+def _compile_all(commands: list) -> list:
+    """Runs the compiler commands two at a time (this project's machine has
+    two cores); returns the finished processes' (returncode, stderr)."""
+    results = []
+    for first in range(0, len(commands), 2):
+        running = [
+            subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for command in commands[first : first + 2]
+        ]
+        results += [(process.wait(timeout=300), process.stdout.read()) for process in running]
+    return results
+
+
+@pytest.fixture(scope="module")
+def core_objects(tmp_path_factory) -> list:
+    """The C core compiled once at -O2 (warnings on) for every program here."""
     compiler = _c_compiler()
     if compiler is None:
         pytest.skip("no C compiler found (looked for $CC, cc and gcc on PATH)")
+    out = tmp_path_factory.mktemp("c_core")
+    sources = _core_sources()
+    objects = [out / f"{source.parent.name}_{source.stem}.o" for source in sources]
+    commands = [[compiler, *CFLAGS, "-I", str(CSRC), "-c", str(source), "-o", str(obj)]
+                for source, obj in zip(sources, objects)]
+    for (code, output), source in zip(_compile_all(commands), sources):
+        assert code == 0, f"compiling {source.name} failed (exit {code}):\n{output}"
+    return objects
+
+
+def _build_and_run(source: Path, tmp_path: Path, core: list, *arguments: str) -> str:
+    """Compiles `source` at -O2 (warnings on), links it with the core objects,
+    runs it with `arguments`, asserts it exits 0 and returns its stdout."""
     if not source.exists():
         pytest.skip(f"{source} is not part of this checkout")
 
     program = tmp_path / source.stem
     build = subprocess.run(
-        [
-            compiler, "-O2", "-std=c11", "-Wall", "-Wextra",
-            "-I", str(CSRC),
-            "-o", str(program),
-            str(source),
-            *map(str, _core_sources()),
-        ],
+        [_c_compiler(), *CFLAGS, "-I", str(CSRC), "-o", str(program), str(source), *map(str, core)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -107,15 +143,15 @@ def _build_and_run(source: Path, tmp_path: Path, *arguments: str) -> str:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_core_equals_table_3_7_under_every_backend(tmp_path):
-    stdout = _build_and_run(TABLE_3_7_PROGRAM_SOURCE, tmp_path, "--quick")
+def test_c_core_equals_table_3_7_under_every_backend(tmp_path, core_objects, mode):
+    stdout = _build_and_run(TABLE_3_7_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
     for number in range(1, 9):
         assert f"\n{number}. " in stdout, f"pass {number} did not run:\n{stdout}"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(tmp_path):
-    stdout = _build_and_run(TRANSCODE_PROGRAM_SOURCE, tmp_path, "--quick")
+def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(tmp_path, core_objects, mode):
+    stdout = _build_and_run(TRANSCODE_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
     # Every section ran (0 checks the reference itself on known answers)...
     for number in range(0, 7):
         assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
@@ -126,17 +162,18 @@ def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_every_kernel_agrees_with_scalar_on_random_text(tmp_path):
-    stdout = _build_and_run(KERNELS_AGREE_PROGRAM_SOURCE, tmp_path, "--quick")
-    assert "20000 inputs" in stdout, stdout
+def test_c_every_kernel_agrees_with_scalar_on_random_text(tmp_path, core_objects, mode):
+    stdout = _build_and_run(KERNELS_AGREE_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+    expected = "20000 inputs" if mode else "200000 inputs"
+    assert stdout.strip().splitlines()[-1].startswith(expected), stdout
 
 
 STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path):
-    stdout = _build_and_run(STREAM_PROGRAM_SOURCE, tmp_path, "--quick")
+def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path, core_objects, mode):
+    stdout = _build_and_run(STREAM_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
     assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
     checked = int(stdout.strip().splitlines()[-2].split()[0])
     assert checked > 2_000_000, stdout

@@ -153,11 +153,11 @@ def _run(data: bytes, source: int, target: int, errors: int) -> list[tuple]:
 
 def _under(kernel: str, call, *arguments):
     previous = utfkit.backend()
-    utfkit._core.set_backend(kernel)
+    utfkit._kernels.set_backend(kernel)
     try:
         return call(*arguments)
     finally:
-        utfkit._core.set_backend(previous)
+        utfkit._kernels.set_backend(previous)
 
 
 def _check_against_cpython(data: bytes, source: str, target: str, errors: str) -> None:
