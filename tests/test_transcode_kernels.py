@@ -41,6 +41,17 @@ TEXT = (
     "𝔐𝔞𝔯𝔰 𝕄𝕒𝕣𝕤 — end."
 )
 
+# Unbroken runs of 3-byte characters (no spaces between words), long enough
+# for the fixed-stride steps some kernels take there (avx512: 16 characters,
+# 48 bytes, at a time) to run before and after every offset 0..130.
+CJK_TEXT = (
+    "火星是太阳系由内往外数的第四颗行星属于类地行星直径约为地球的一半质量为地球的百分之十一"
+    "自转轴倾角自转周期均与地球相近公转一周约为地球公转时间的两倍"
+    "火星は太陽系の太陽に近い方から四番目の惑星である地球型惑星に分類され"
+    "화성은태양계의네번째행성이다붉은색을띠기때문에동양권에서는불을뜻하는화"
+    "\uffff\u0800\ud7ff\ue000\u0fff\u1000\ucfff\ud000"
+) * 2
+
 FORMS = {
     "utf-8": lib.UTFKIT_UTF8,
     "utf-16-le": lib.UTFKIT_UTF16LE,
@@ -100,10 +111,10 @@ def _units(values: list[int], form: str) -> bytes:
     return b"".join(value.to_bytes(size, order) for value in values)
 
 
-def _inputs(form: str) -> list[tuple[str, bytes]]:
+def _inputs(form: str, text_: str = TEXT) -> list[tuple[str, bytes]]:
     """(description, bytes): each kind of error at every offset, and the
     text cut at every offset (and cut mid-unit for UTF-16 / UTF-32)."""
-    text = TEXT.encode(form)
+    text = text_.encode(form)
     size = _unit_size(form)
     inputs = []
     if form == "utf-8":
@@ -220,3 +231,26 @@ def test_kernel_transcodes_randomly_damaged_text_as_the_scalar_kernel_does(
         data = bytes(data)
         reference = _under("scalar", _run, data, source_form, target_form, mode)
         assert _run(data, source_form, target_form, mode) == reference, data.hex()
+
+
+UTF8_DIRECTIONS = [(source, target) for source, target in DIRECTIONS if source == "utf-8"]
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("source, target", UTF8_DIRECTIONS, ids=[f"{s}>{t}" for s, t in UTF8_DIRECTIONS])
+def test_kernel_transcodes_every_error_inside_runs_of_3_byte_characters_as_the_scalar_kernel_does(
+    kernel, source, target, errors
+):
+    """Table 3-7's failures of a 3-byte sequence (E0 80..9F overlong, ED
+    A0..BF surrogate, a lead cut short) and the others, at every offset
+    of unbroken CJK text: the fixed-stride steps must refuse exactly what
+    the scalar reader refuses, and convert the rest alike."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    source_form, target_form, mode = FORMS[source], FORMS[target], ERRORS[errors]
+    for description, data in _inputs(source, CJK_TEXT):
+        reference = _under("scalar", _run, data, source_form, target_form, mode)
+        got = _run(data, source_form, target_form, mode)
+        assert got == reference, f"{description}: differs from scalar"
+        if description.endswith("@0") or description.endswith("@100"):
+            _check_against_cpython(data, source, target, errors)

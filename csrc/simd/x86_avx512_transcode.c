@@ -298,6 +298,44 @@ static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t conti
     return out + 4 * characters;
 }
 
+/* Text in the scripts written without spaces (Chinese, Japanese) is long
+ * runs of 3-byte characters (U+0800..FFFF, Table 3-6: 1110zzzz 10yyyyyy
+ * 10xxxxxx).  Where the first 48 bytes of a block are 16 such characters,
+ * VPERMB gathers each into a 32-bit lane (lead in byte 2) and the lanes are
+ * checked and decoded with 32-bit arithmetic -- no compression, which is
+ * what makes the general path slow on this text.  Returns the mask of the
+ * lanes whose characters are well-formed (Table 3-7: a lead E0..EF, two
+ * continuation bytes, the code point neither below 800 (E0 80..9F) nor a
+ * surrogate (ED A0..BF)), and their code points in *code_point. */
+/* The continuation bytes (80..BF) of 16 characters of 3 bytes each, as
+ * bits 0..47 of a block's mask. */
+#define THREE_BYTE_RUN 0xDB6DB6DB6DB6ull
+
+static inline __mmask16 decode_3_byte_run(__m512i block, __m512i *code_point)
+{
+    /* lane j: byte 0 <- block[3j + 2], 1 <- [3j + 1], 2 <- [3j], 3 <- 0 */
+    const __m512i gather = _mm512_set_epi32(
+        0x002D2E2F, 0x002A2B2C, 0x00272829, 0x00242526, 0x00212223, 0x001E1F20, 0x001B1C1D,
+        0x0018191A, 0x00151617, 0x00121314, 0x000F1011, 0x000C0D0E, 0x00090A0B, 0x00060708,
+        0x00030405, 0x00000102);
+    __m512i lane = _mm512_maskz_permutexvar_epi8(0x7777777777777777ull, gather, block);
+    /* Clearing the fixed bits of 1110zzzz 10yyyyyy 10xxxxxx leaves only the
+     * payload where the lane has that shape. */
+    lane = _mm512_xor_si512(lane, _mm512_set1_epi32(0x00E08080));
+    __mmask16 shaped = _mm512_testn_epi32_mask(lane, _mm512_set1_epi32(0x00F0C0C0));
+    __m512i low = _mm512_ternarylogic_epi32(lane, _mm512_srli_epi32(lane, 2),
+                                            _mm512_set1_epi32(0x3F), 0xE4); /* C ? A : B */
+    __m512i cp = _mm512_ternarylogic_epi32(low, _mm512_srli_epi32(lane, 4),
+                                           _mm512_set1_epi32(0xFFF), 0xE4);
+    /* With the shape right, only the bits 12..15 of srli(lane, 4) can
+     * reach past bit 11: cp is zzzzyyyyyyxxxxxx. */
+    __mmask16 scalar = _mm512_mask_cmpge_epu32_mask(shaped, cp, _mm512_set1_epi32(0x800));
+    scalar = _mm512_mask_cmpneq_epi32_mask(
+        scalar, _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)), _mm512_set1_epi32(0xD800));
+    *code_point = cp;
+    return scalar;
+}
+
 /* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
 static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written, int utf16)
@@ -335,6 +373,26 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         }
         size_t consumed;
         uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        /* bytes 0..47: a lead byte, then two continuation bytes, 16 times */
+        if ((continuation & 0xFFFFFFFFFFFFull) == THREE_BYTE_RUN) {
+            __m512i code_point;
+            if (decode_3_byte_run(block, &code_point) == 0xFFFF) {
+                if (utf16) {
+                    __m256i units = _mm512_cvtepi32_epi16(code_point);
+                    if (big_endian)
+                        units = swap_16_half(units);
+                    _mm256_storeu_si256((__m256i *)out, units);
+                    out += 32;
+                } else {
+                    if (big_endian)
+                        code_point = swap_32(code_point);
+                    _mm512_storeu_si512((void *)out, code_point);
+                    out += 64;
+                }
+                i += 48;
+                continue;
+            }
+        }
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
         uint64_t ill_formed = ill_formed_bytes(block, continuation, taken, consumed, byte_index,

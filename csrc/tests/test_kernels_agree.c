@@ -16,8 +16,9 @@
  * read past it.  For each input and kernel, every UTF-8 entry point must
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
- * utfkit_utf8_sanitize (output bytes), and utfkit_transcode to UTF-16LE
- * with errors = strict and replace (the UTF-8 reader of the transcoder);
+ * utfkit_utf8_sanitize (output bytes), and utfkit_transcode to UTF-16 and
+ * UTF-32 of either byte order with errors = strict and replace (the UTF-8
+ * reader of the transcoder and the kernels' blocks; output bytes too);
  * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
  * order, utfkit_count, utfkit_transcoded_length (strict and replace) and
  * utfkit_well_formed_length to every other of those forms (the counting
@@ -104,8 +105,12 @@ static size_t random_text(uint8_t *out, size_t max)
     while (n + 4 <= target) {
         /* a run of characters of one length, as words of one script are */
         int length = (int)below(4) + 1;
-        /* ASCII runs may be long, past the 4-vector skips of the kernels */
-        size_t run = length == 1 && below(3) == 0 ? below(600) + 1 : below(40) + 1;
+        /* ASCII runs may be long, past the 4-vector skips of the kernels;
+         * runs of other lengths too, past the transcoders' fixed-stride
+         * paths (16 characters of 3 bytes in one step on avx512) */
+        size_t run = length == 1 && below(3) == 0 ? below(600) + 1
+                     : below(4) == 0              ? below(200) + 1
+                                                  : below(40) + 1;
         for (size_t k = 0; k < run && n + 4 <= target; k++)
             n += put_utf8(out + n, scalar_of_length(length));
     }
@@ -153,7 +158,11 @@ static const int unicode_forms[] = {UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_UTF16BE,
 
 typedef struct answers {
     int valid;
-    utfkit_result check, sanitized, strict16, replace16;
+    utfkit_result check, sanitized;
+    /* transcode from UTF-8 to each of UTF-16LE/BE, UTF-32LE/BE, strict and
+     * replace, and a digest of the bytes written */
+    utfkit_result transcoded[UNICODE_FORMS - 1][2];
+    uint64_t transcoded_digest[UNICODE_FORMS - 1][2];
     size_t count;
     /* the input read as each form: well_formed_length to each form (any
      * bytes: for ill-formed ones the number means nothing, but every kernel
@@ -162,6 +171,15 @@ typedef struct answers {
     utfkit_result transcoded_length[UNICODE_FORMS][UNICODE_FORMS][2];
     size_t count_as[UNICODE_FORMS];
 } answers;
+
+/* FNV-1a over the bytes: equal outputs, equal digests. */
+static uint64_t digest(const uint8_t *bytes, size_t len)
+{
+    uint64_t hash = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ bytes[i]) * 0x100000001B3ull;
+    return hash;
+}
 
 static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t scratch_size,
                       uint8_t **sanitized_copy)
@@ -173,10 +191,13 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
     a.sanitized = utfkit_utf8_sanitize(src, len, scratch, scratch_size);
     *sanitized_copy = malloc(a.sanitized.written + 1);
     memcpy(*sanitized_copy, scratch, a.sanitized.written);
-    a.strict16 = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, scratch,
-                                  scratch_size);
-    a.replace16 = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_REPLACE, scratch,
-                                   scratch_size);
+    for (int t = 0; t < UNICODE_FORMS - 1; t++)
+        for (int e = 0; e < 2; e++) {
+            a.transcoded[t][e] = utfkit_transcode(src, len, UTFKIT_UTF8, unicode_forms[t + 1],
+                                                  e ? UTFKIT_REPLACE : UTFKIT_STRICT, scratch,
+                                                  scratch_size);
+            a.transcoded_digest[t][e] = digest(scratch, a.transcoded[t][e].written);
+        }
     for (int f = 0; f < UNICODE_FORMS; f++) {
         a.count_as[f] = utfkit_count(src, len, unicode_forms[f]);
         for (int t = 0; t < UNICODE_FORMS; t++) {
@@ -262,10 +283,13 @@ int main(int argc, char **argv)
             SAME(count, "utf8_count")
             SAME(sanitized.status, "utf8_sanitize status")
             SAME(sanitized.written, "utf8_sanitize written")
-            SAME(strict16.status, "transcode to UTF-16LE strict: status")
-            SAME(strict16.position, "transcode to UTF-16LE strict: position")
-            SAME(strict16.written, "transcode to UTF-16LE strict: written")
-            SAME(replace16.written, "transcode to UTF-16LE replace: written")
+            for (int t = 0; t < UNICODE_FORMS - 1; t++)
+                for (int e = 0; e < 2; e++) {
+                    SAME(transcoded[t][e].status, "transcode from UTF-8 (each form, strict/replace): status")
+                    SAME(transcoded[t][e].position, "transcode from UTF-8 (each form, strict/replace): position")
+                    SAME(transcoded[t][e].written, "transcode from UTF-8 (each form, strict/replace): written")
+                    SAME(transcoded_digest[t][e], "transcode from UTF-8 (each form, strict/replace): bytes")
+                }
             for (int f = 0; f < UNICODE_FORMS; f++) {
                 SAME(count_as[f], "count (as each form)")
                 for (int t = 0; t < UNICODE_FORMS; t++) {
