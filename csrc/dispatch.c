@@ -46,14 +46,16 @@ static const utfkit_kernel kernel_neon = KERNEL(neon, neon, scalar, NULL, NULL);
 /* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI
  * and VBMI2 as well, which not every AVX-512 CPU has; without them the
  * avx512 kernel transcodes with the avx2 blocks. */
-static const utfkit_transcoders no_transcoders = {NULL, NULL, NULL, NULL};
+static const utfkit_transcoders no_transcoders = {NULL, NULL, NULL, NULL, NULL, NULL};
 #if defined(UTFKIT_X86_64)
 static const utfkit_transcoders transcoders_avx2 = {
     utfkit_utf8_to_utf16_avx2, utfkit_utf8_to_utf32_avx2,
-    utfkit_utf16_to_utf8_avx2, utfkit_utf32_to_utf8_avx2};
+    utfkit_utf16_to_utf8_avx2, utfkit_utf32_to_utf8_avx2,
+    utfkit_utf16_to_utf32_avx2, utfkit_utf32_to_utf16_avx2};
 static const utfkit_transcoders transcoders_avx512 = {
     utfkit_utf8_to_utf16_avx512, utfkit_utf8_to_utf32_avx512,
-    utfkit_utf16_to_utf8_avx512, utfkit_utf32_to_utf8_avx512};
+    utfkit_utf16_to_utf8_avx512, utfkit_utf32_to_utf8_avx512,
+    utfkit_utf16_to_utf32_avx512, utfkit_utf32_to_utf16_avx512};
 #endif
 const utfkit_transcoders *utfkit_active_transcoders = &no_transcoders;
 

@@ -142,8 +142,12 @@ UTFKIT_DECLARE_KERNEL(neon)
 typedef size_t (*utfkit_transcode_block)(const uint8_t *src, size_t len, int big_endian,
                                          uint8_t *dst, size_t *written);
 
+/*   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
+ *     both sides have a byte order, so the `big_endian` argument holds the
+ *     source's (1: big-endian) in bit 0 and the target's in bit 1. */
 typedef struct utfkit_transcoders {
     utfkit_transcode_block utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8;
+    utfkit_transcode_block utf16_to_utf32, utf32_to_utf16;
 } utfkit_transcoders;
 
 /* The blocks of the active kernel; a NULL member means the scalar reader
@@ -156,6 +160,8 @@ extern const utfkit_transcoders *utfkit_active_transcoders;
     size_t utfkit_utf8_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf16_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf32_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     int utfkit_transcoders_supported_##suffix(void);
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)

@@ -102,15 +102,19 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
      * cut-off unit may become a whole U+FFFD. */
     /* To UTF-8, the active kernel's block converter (kernels.h) takes the
      * scalar values before run_end, and the steps here everything else. */
-    utfkit_transcode_block blocks =
-        to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf32_to_utf8 : NULL;
+    /* To UTF-16, the block converter takes both byte orders (kernels.h). */
+    int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
+    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf32_to_utf8
+                                    : to_utf16 ? utfkit_active_transcoders->utf32_to_utf16
+                                               : NULL;
+    int block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
     block_schedule schedule = BLOCK_SCHEDULE_START;
     /* (2 for CESU-8 and MUTF-8: a supplementary unit becomes 6 bytes.) */
     SINK_DRIVE(sink, to, i, len,
                (to == UTFKIT_COUNT_ONLY ? (size_t)0
                 : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? (size_t)2 : (size_t)1), (size_t)4,
                status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, big_endian, &schedule, src, &i, run_end, dst, out,
+               out = STEP_IN_BLOCKS(blocks, block_byte_orders, &schedule, src, &i, run_end, dst, out,
                                     utf32_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
                                                dst, out, big_endian, errors,
                                                to, &status, &subpart)));

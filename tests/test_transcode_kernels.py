@@ -64,6 +64,9 @@ ERRORS = {"strict": lib.UTFKIT_STRICT, "replace": lib.UTFKIT_REPLACE, "ignore": 
 #: The directions the SIMD kernels accelerate (kernels.h, utfkit_transcoders).
 DIRECTIONS = [("utf-8", to) for to in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")] + [
     (source, "utf-8") for source in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+] + [  # direct UTF-16 <-> UTF-32: each byte order on each side
+    ("utf-16-le", "utf-32-le"), ("utf-16-be", "utf-32-le"), ("utf-16-le", "utf-32-be"),
+    ("utf-32-le", "utf-16-le"), ("utf-32-be", "utf-16-le"), ("utf-32-le", "utf-16-be"),
 ]
 
 OFFSETS = range(131)

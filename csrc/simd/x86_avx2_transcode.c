@@ -477,6 +477,85 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
     return i;
 }
 
+/* ---- UTF-16 <-> UTF-32 ----
+ *
+ * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
+ * the target's in bit 1 (kernels.h).  These blocks take the units of the
+ * BMP (Table 3-5: one unit each way); surrogates -- pairs included -- and
+ * units above FFFF stop a step, for the scalar reader. */
+
+size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 16) {
+        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+        if (byte_orders & 1)
+            units = _mm_shuffle_epi8(units, swap);
+        __m128i surrogate = _mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
+                                            _mm_set1_epi16((short)0xD800));
+        unsigned bad = (unsigned)_mm_movemask_epi8(surrogate); /* two bits per unit */
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) / 2 : 8;
+        if (taken == 0)
+            break;
+        __m256i code_point = _mm256_cvtepu16_epi32(units);
+        if (byte_orders & 2)
+            code_point = swap_32(code_point);
+        if (taken < 8) {
+            store_lanes_32(out, code_point, taken);
+            out += 4 * taken;
+            i += 2 * taken;
+            break;
+        }
+        _mm256_storeu_si256((__m256i *)out, code_point);
+        out += 32;
+        i += 16;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 32) {
+        __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (byte_orders & 1)
+            units = swap_32(units);
+        /* above FFFF (pairs, or not scalar values: D90) or a surrogate */
+        __m256i other = _mm256_or_si256(
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_setzero_si256()),
+            _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
+                               _mm256_set1_epi32(0xD800)));
+        unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(other));
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
+        if (taken == 0)
+            break;
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(units, units), 0x08);
+        __m128i narrow = _mm256_castsi256_si128(packed);
+        if (byte_orders & 2)
+            narrow = _mm_shuffle_epi8(narrow, swap);
+        if (taken < 8) {
+            uint8_t bytes[16];
+            _mm_storeu_si128((__m128i *)bytes, narrow);
+            memcpy(out, bytes, 2 * taken);
+            out += 2 * taken;
+            i += 4 * taken;
+            break;
+        }
+        _mm_storeu_si128((__m128i *)out, narrow);
+        out += 16;
+        i += 32;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)

@@ -649,6 +649,89 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
     return i;
 }
 
+/* ---- UTF-16 <-> UTF-32 ----
+ *
+ * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
+ * the target's in bit 1 (kernels.h). */
+
+/* UTF-16 -> UTF-32, 16 units per step: each unit zero-extended to a 32-bit
+ * lane, and at each lead surrogate followed by a trail surrogate the code
+ * point of the pair, 10000 + (lead - D800) * 400 + (trail - DC00) (Table
+ * 3-5), with the trail's lane then compressed out. */
+size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                    size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 32) {
+        __m256i half = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (byte_orders & 1)
+            half = swap_16_half(half);
+        __m512i units = _mm512_cvtepu16_epi32(half);
+        __mmask16 surrogate = _mm512_cmpeq_epi32_mask(
+            _mm512_and_si512(units, _mm512_set1_epi32(0xF800)), _mm512_set1_epi32(0xD800));
+        unsigned taken = 16, count = 16;
+        __m512i code_point = units;
+        if (surrogate) {
+            __mmask16 lead = _mm512_cmpeq_epi32_mask(
+                _mm512_and_si512(units, _mm512_set1_epi32(0xFC00)), _mm512_set1_epi32(0xD800));
+            __mmask16 trail = surrogate & ~lead;
+            /* D91: a lead must be followed, a trail preceded, by the other;
+             * a lead in the last lane waits for the next step. */
+            unsigned unpaired = (unsigned)((lead & ~(trail >> 1)) | (trail & ~(lead << 1)));
+            if (unpaired)
+                taken = (unsigned)__builtin_ctz(unpaired);
+            if (taken == 0)
+                break;
+            __m512i following = _mm512_alignr_epi32(_mm512_setzero_si512(), units, 1);
+            /* (lead << 10) + trail - (D800 << 10) - DC00 + 10000 */
+            __m512i pair = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(units, 10), following),
+                                            _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00));
+            __mmask16 kept = (__mmask16)(first_lanes_16(taken) & ~trail);
+            code_point = _mm512_maskz_compress_epi32(
+                kept, _mm512_mask_mov_epi32(units, lead, pair));
+            count = (unsigned)__builtin_popcount(kept);
+        }
+        if (byte_orders & 2)
+            code_point = swap_32(code_point);
+        _mm512_mask_storeu_epi32(out, first_lanes_16(count), code_point);
+        out += 4 * count;
+        i += 2 * taken;
+        if (taken < 15)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+/* UTF-32 -> UTF-16, 16 units per step: scalar values (D90) below 10000
+ * narrowed to one unit, the others split into surrogate pairs (Table 3-5);
+ * a surrogate or a unit above 10FFFF stops the step there. */
+size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                    size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)(src + i));
+        if (byte_orders & 1)
+            units = swap_32(units);
+        __mmask16 invalid =
+            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
+            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                    _mm512_set1_epi32(0xD800));
+        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
+        if (taken == 0)
+            break;
+        out = put_utf16(out, units, taken, byte_orders >> 1 & 1);
+        i += 4 * taken;
+        if (taken < 16)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)

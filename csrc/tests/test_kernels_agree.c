@@ -16,11 +16,11 @@
  * read past it.  For each input and kernel, every UTF-8 entry point must
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
- * utfkit_utf8_sanitize (output bytes), and utfkit_transcode to UTF-16 and
- * UTF-32 of either byte order with errors = strict and replace (the UTF-8
- * reader of the transcoder and the kernels' blocks; output bytes too);
+ * utfkit_utf8_sanitize (output bytes);
  * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
- * order, utfkit_count, utfkit_transcoded_length (strict and replace) and
+ * order, utfkit_transcode to every other of those forms (strict and
+ * replace: the readers and the kernels' blocks; output bytes too),
+ * utfkit_count, utfkit_transcoded_length (strict and replace) and
  * utfkit_well_formed_length to every other of those forms (the counting
  * loops of each kernel, well-formed input or not).
  *
@@ -159,10 +159,10 @@ static const int unicode_forms[] = {UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_UTF16BE,
 typedef struct answers {
     int valid;
     utfkit_result check, sanitized;
-    /* transcode from UTF-8 to each of UTF-16LE/BE, UTF-32LE/BE, strict and
-     * replace, and a digest of the bytes written */
-    utfkit_result transcoded[UNICODE_FORMS - 1][2];
-    uint64_t transcoded_digest[UNICODE_FORMS - 1][2];
+    /* the input read as each form: transcode to each other form, strict
+     * and replace, and a digest of the bytes written */
+    utfkit_result transcoded[UNICODE_FORMS][UNICODE_FORMS][2];
+    uint64_t transcoded_digest[UNICODE_FORMS][UNICODE_FORMS][2];
     size_t count;
     /* the input read as each form: well_formed_length to each form (any
      * bytes: for ill-formed ones the number means nothing, but every kernel
@@ -191,13 +191,14 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
     a.sanitized = utfkit_utf8_sanitize(src, len, scratch, scratch_size);
     *sanitized_copy = malloc(a.sanitized.written + 1);
     memcpy(*sanitized_copy, scratch, a.sanitized.written);
-    for (int t = 0; t < UNICODE_FORMS - 1; t++)
-        for (int e = 0; e < 2; e++) {
-            a.transcoded[t][e] = utfkit_transcode(src, len, UTFKIT_UTF8, unicode_forms[t + 1],
-                                                  e ? UTFKIT_REPLACE : UTFKIT_STRICT, scratch,
-                                                  scratch_size);
-            a.transcoded_digest[t][e] = digest(scratch, a.transcoded[t][e].written);
-        }
+    for (int f = 0; f < UNICODE_FORMS; f++)
+        for (int t = 0; t < UNICODE_FORMS; t++)
+            for (int e = 0; e < 2; e++) {
+                a.transcoded[f][t][e] =
+                    utfkit_transcode(src, len, unicode_forms[f], unicode_forms[t],
+                                     e ? UTFKIT_REPLACE : UTFKIT_STRICT, scratch, scratch_size);
+                a.transcoded_digest[f][t][e] = digest(scratch, a.transcoded[f][t][e].written);
+            }
     for (int f = 0; f < UNICODE_FORMS; f++) {
         a.count_as[f] = utfkit_count(src, len, unicode_forms[f]);
         for (int t = 0; t < UNICODE_FORMS; t++) {
@@ -283,13 +284,14 @@ int main(int argc, char **argv)
             SAME(count, "utf8_count")
             SAME(sanitized.status, "utf8_sanitize status")
             SAME(sanitized.written, "utf8_sanitize written")
-            for (int t = 0; t < UNICODE_FORMS - 1; t++)
-                for (int e = 0; e < 2; e++) {
-                    SAME(transcoded[t][e].status, "transcode from UTF-8 (each form, strict/replace): status")
-                    SAME(transcoded[t][e].position, "transcode from UTF-8 (each form, strict/replace): position")
-                    SAME(transcoded[t][e].written, "transcode from UTF-8 (each form, strict/replace): written")
-                    SAME(transcoded_digest[t][e], "transcode from UTF-8 (each form, strict/replace): bytes")
-                }
+            for (int f = 0; f < UNICODE_FORMS; f++)
+                for (int t = 0; t < UNICODE_FORMS; t++)
+                    for (int e = 0; e < 2; e++) {
+                        SAME(transcoded[f][t][e].status, "transcode (every pair, strict/replace): status")
+                        SAME(transcoded[f][t][e].position, "transcode (every pair, strict/replace): position")
+                        SAME(transcoded[f][t][e].written, "transcode (every pair, strict/replace): written")
+                        SAME(transcoded_digest[f][t][e], "transcode (every pair, strict/replace): bytes")
+                    }
             for (int f = 0; f < UNICODE_FORMS; f++) {
                 SAME(count_as[f], "count (as each form)")
                 for (int t = 0; t < UNICODE_FORMS; t++) {
