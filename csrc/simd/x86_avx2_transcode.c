@@ -480,9 +480,10 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 /* ---- UTF-16 <-> UTF-32 ----
  *
  * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
- * the target's in bit 1 (kernels.h).  These blocks take the units of the
- * BMP (Table 3-5: one unit each way); surrogates -- pairs included -- and
- * units above FFFF stop a step, for the scalar reader. */
+ * the target's in bit 1 (kernels.h).  UTF-16 -> UTF-32 takes the units of
+ * the BMP (one unit each way, Table 3-5); surrogates -- pairs included --
+ * stop its step, for the scalar reader.  UTF-32 -> UTF-16 splits the
+ * supplementary scalar values into pairs itself. */
 
 size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                   size_t *written)
@@ -517,6 +518,38 @@ size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_order
     return i;
 }
 
+/* UTF-32 -> UTF-16 of eight lanes of which the first `taken` are scalar
+ * values and `supplementary` says which are above FFFF: surrogate pairs
+ * (Table 3-5), lead 110110wwwwxxxxxx (wwww = uuuuu - 1) in the lane's low
+ * half and trail 110111xxxxxxxxxx in its high half, then each lane's low
+ * unit, and its high unit for a pair, packed; written exactly. */
+static inline uint8_t *put_utf16_pairs(uint8_t *out, __m256i units, unsigned taken,
+                                       unsigned supplementary, int big_endian)
+{
+    __m256i offset = _mm256_sub_epi32(units, _mm256_set1_epi32(0x10000));
+    __m256i lead = _mm256_or_si256(_mm256_srli_epi32(offset, 10), _mm256_set1_epi32(0xD800));
+    __m256i trail = _mm256_or_si256(_mm256_and_si256(offset, _mm256_set1_epi32(0x3FF)),
+                                    _mm256_set1_epi32(0xDC00));
+    __m256i pair = _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16));
+    __m256i is_supplementary = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0xFFFF));
+    __m256i lanes = _mm256_blendv_epi8(units, pair, is_supplementary);
+    if (big_endian)
+        lanes = swap_16(lanes);
+    unsigned used = (1u << taken) - 1;
+    for (int half = 0; half < 2; half++) {
+        unsigned kept = _pdep_u32(used >> (4 * half) & 0xF, 0x55) |
+                        _pdep_u32(supplementary >> (4 * half) & 0xF, 0xAA);
+        __m128i part = half ? _mm256_extracti128_si256(lanes, 1) : _mm256_castsi256_si128(lanes);
+        part = _mm_shuffle_epi8(part, _mm_load_si128((const __m128i *)utfkit_kept_units[kept]));
+        uint8_t bytes[16];
+        _mm_storeu_si128((__m128i *)bytes, part);
+        unsigned count = 2 * (unsigned)__builtin_popcount(kept);
+        memcpy(out, bytes, count);
+        out += count;
+    }
+    return out;
+}
+
 size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                   size_t *written)
 {
@@ -532,25 +565,33 @@ size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_order
             _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_setzero_si256()),
             _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
                                _mm256_set1_epi32(0xD800)));
-        unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(other));
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(other)) == 0) { /* eight BMP units */
+            __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(units, units), 0x08);
+            __m128i narrow = _mm256_castsi256_si128(packed);
+            if (byte_orders & 2)
+                narrow = _mm_shuffle_epi8(narrow, swap);
+            _mm_storeu_si128((__m128i *)out, narrow);
+            out += 16;
+            i += 32;
+            continue;
+        }
+        /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar
+         * values (unit >> 16 fits a signed compare). */
+        __m256i invalid = _mm256_or_si256(
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(0x10)),
+            _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
+                               _mm256_set1_epi32(0xD800)));
+        unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(invalid));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
-        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(units, units), 0x08);
-        __m128i narrow = _mm256_castsi256_si128(packed);
-        if (byte_orders & 2)
-            narrow = _mm_shuffle_epi8(narrow, swap);
-        if (taken < 8) {
-            uint8_t bytes[16];
-            _mm_storeu_si128((__m128i *)bytes, narrow);
-            memcpy(out, bytes, 2 * taken);
-            out += 2 * taken;
-            i += 4 * taken;
+        unsigned supplementary = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+                                     _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0xFFFF)))) &
+                                 ((1u << taken) - 1);
+        out = put_utf16_pairs(out, units, taken, supplementary, byte_orders >> 1 & 1);
+        i += 4 * taken;
+        if (taken < 8)
             break;
-        }
-        _mm_storeu_si128((__m128i *)out, narrow);
-        out += 16;
-        i += 32;
     }
     *written = (size_t)(out - dst);
     return i;
