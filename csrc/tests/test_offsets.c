@@ -166,21 +166,35 @@ static size_t expected_column(const uint8_t *src, const uint8_t *offsets, size_t
 
 static void test_random_column(int form, size_t trial)
 {
-    size_t items = next_random() % 12;
+    /* up to 3 groups of GROUP_ITEMS (offsets.c), mostly ASCII or mostly not */
+    size_t items = next_random() % 50;
+    int mostly_ascii = next_random() % 4 != 0;
     size_t entries = items + 1;
     int width = next_random() % 2 ? 4 : 8;
     size_t skip = next_random() % 3; /* bytes before the first item: a sliced array */
     size_t len = skip;
-    size_t lengths[12];
+    size_t lengths[50];
     for (size_t i = 0; i < items; i++) {
         lengths[i] = next_random() % 4 == 0 ? 0 : next_random() % 9;
+        if (next_random() % 64 == 0) /* a multi-byte character cut across two items */
+            lengths[i] = 1;
         len += lengths[i];
     }
     size_t tail = next_random() % 3; /* bytes after the last item */
     len += tail;
     uint8_t *src = malloc(len + 1);
+    /* well-formed UTF-8 cut anywhere: the whole is well-formed, items cut
+     * inside a character are not */
+    static const uint8_t text[] = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80z";
+    if (next_random() % 3 == 0) {
+        size_t phase = next_random() % (sizeof text - 1);
+        for (size_t i = 0; i < len; i++)
+            src[i] = text[(phase + i) % (sizeof text - 1)];
+        if (phase % 2 && len > 0) /* and now and then one byte that breaks it */
+            src[next_random() % len] ^= 0x40;
+    } else
     for (size_t i = 0; i < len; i++)
-        src[i] = next_random() % 3 ? (uint8_t)('a' + next_random() % 26)
+        src[i] = next_random() % (mostly_ascii ? 200 : 3) ? (uint8_t)('a' + next_random() % 26)
                                    : alphabet[next_random() % sizeof alphabet];
     uint8_t *block;
     uint8_t *offsets = unaligned_offsets(entries, width, &block);
@@ -270,7 +284,7 @@ static void test_random_column(int form, size_t trial)
 
 int main(int argc, char **argv)
 {
-    size_t trials = argc > 1 && strcmp(argv[1], "--quick") == 0 ? 2000 : 20000;
+    size_t trials = argc > 1 && strcmp(argv[1], "--quick") == 0 ? 300 : 3000;
     test_bad_offsets();
     for (size_t kernel = 0; utfkit_backend_name(kernel) != NULL; kernel++) {
         const char *name = utfkit_backend_name(kernel);

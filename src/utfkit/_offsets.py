@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import array
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Tuple
 
 from ._binding import (
     Encoding,
@@ -213,7 +213,8 @@ class ColumnOutput(NamedTuple):
     """A column C wrote: the items end to end and their offsets (starting
     at 0, of the input's width), both buffer objects that own their memory."""
 
-    data: Any  # a cffi buffer of exactly the output's bytes
+    data: Any  # what allocate() gave, holding the items in its first `written` bytes
+    written: int
     offsets: "array.array[int]"
     repaired: int  # items that held an ill-formed subsequence (sanitize), else 0
 
@@ -223,14 +224,25 @@ def _new_offsets(column: Column) -> "Tuple[array.array[int], Any]":
     return offsets, ffi.from_buffer("uint8_t[]", offsets)
 
 
-def _write(column: Column, capacity: int, call: Any, function: str) -> Tuple[Any, Any, "array.array[int]"]:
+def _uninitialized(size: int) -> Any:
+    return new_uninitialized("uint8_t[]", max(size, 1))
+
+
+def _write(
+    column: Column, capacity: int, call: Any, function: str, allocate: Callable[[int], Any],
+) -> Tuple[Any, Any, "array.array[int]"]:
     """Runs `call(dst, cap, new_offsets, new_offsets_cap)` with room for
-    `capacity` bytes, and once more with the exact room C asks for if that
-    was too little.  Returns (C's result, the output space, the offsets)."""
+    `capacity` bytes from `allocate`, and once more with the exact room C
+    asks for if that was too little.  Returns (C's result, the output
+    space, the offsets)."""
     new_offsets, offsets_view = _new_offsets(column)
     for _ in range(2):
-        space = new_uninitialized("uint8_t[]", max(capacity, 1))
-        result = call(space, capacity, offsets_view, len(offsets_view))
+        space = allocate(capacity)
+        target = space if isinstance(space, ffi.CData) else ffi.from_buffer("uint8_t[]", space,
+                                                                             require_writable=True)
+        result = call(target, capacity, offsets_view, len(offsets_view))
+        if target is not space:
+            ffi.release(target)
         if result.status != lib.UTFKIT_OFFSETS_OUTPUT_TOO_SMALL:
             return result, space, new_offsets
         capacity = int(result.value)
@@ -239,9 +251,14 @@ def _write(column: Column, capacity: int, call: Any, function: str) -> Tuple[Any
 
 def repair_column(
     data: "Buffer", offsets: "Buffer", encoding: str, function: str, width: Optional[int] = None,
+    allocate: Callable[[int], Any] = _uninitialized,
 ) -> Optional[ColumnOutput]:
     """The column with each ill-formed item repaired as ``sanitize`` repairs
-    it, or None when every item is well-formed (nothing is written)."""
+    it, or None when every item is well-formed (nothing is written).
+
+    `allocate(size)` gives the output's memory: a writable buffer of at
+    least `size` bytes (by default uninitialized cffi memory); the result's
+    ``data`` is that object and ``written`` the bytes C wrote there."""
     known = lookup(encoding, function)
     column = Column(data, offsets, function, width)
     form = known.form
@@ -257,18 +274,18 @@ def repair_column(
             dst, cap, new_offsets, new_offsets_cap,
         )
 
-    result, space, new_offsets = _write(column, capacity, call, function)
+    result, space, new_offsets = _write(column, capacity, call, function, allocate)
     if result.status != lib.UTFKIT_OFFSETS_OK:
         _raise_offsets(column, result, function)
     column.release()
     if result.repaired == 0:
         return None
-    return ColumnOutput(ffi.buffer(space, result.value), new_offsets, int(result.repaired))
+    return ColumnOutput(space, int(result.value), new_offsets, int(result.repaired))
 
 
 def convert_column(
     data: "Buffer", offsets: "Buffer", from_: str, to: str, errors: str, function: str,
-    width: Optional[int] = None,
+    width: Optional[int] = None, allocate: Callable[[int], Any] = _uninitialized,
 ) -> ColumnOutput:
     """Every item converted as ``transcode(item, from_, to, errors)``; with
     errors="strict" the first ill-formed item raises UnicodeDecodeError
@@ -286,7 +303,7 @@ def convert_column(
             source.form, target.form, mode, dst, cap, new_offsets, new_offsets_cap,
         )
 
-    result, space, new_offsets = _write(column, capacity, call, function)
+    result, space, new_offsets = _write(column, capacity, call, function, allocate)
     if result.status == lib.UTFKIT_OFFSETS_ILL_FORMED:
         error = _item_error(column, result, source, target)
         column.release()
@@ -294,7 +311,7 @@ def convert_column(
     if result.status != lib.UTFKIT_OFFSETS_OK:
         _raise_offsets(column, result, function)
     column.release()
-    return ColumnOutput(ffi.buffer(space, result.value), new_offsets, 0)
+    return ColumnOutput(space, int(result.value), new_offsets, 0)
 
 
 def _item_error(column: Column, result: Any, source: Encoding, target: Encoding) -> Exception:
@@ -323,4 +340,4 @@ def sanitize_offsets(
     repaired = repair_column(data, offsets, encoding, "sanitize_offsets")
     if repaired is None:
         return (data if type(data) is bytes else bytes(data)), offsets  # type: ignore[call-overload]
-    return repaired.data[:], repaired.offsets
+    return ffi.buffer(repaired.data, repaired.written)[:], repaired.offsets

@@ -66,7 +66,7 @@ def sanitize(arr: ArrayLike) -> ArrayLike:
     def one(chunk: "pa.Array") -> "pa.Array":
         original = chunk
         data, offsets, width, chunk = _layout(chunk, "sanitize")
-        repaired = (repair_column(data, offsets, UTF_8, "sanitize", width) if len(chunk) else None)
+        repaired = (repair_column(data, offsets, UTF_8, "sanitize", width, _allocate) if len(chunk) else None)
         if repaired is None:
             if original.type == target:
                 return original
@@ -96,7 +96,7 @@ def transcode(arr: ArrayLike, from_: str, errors: str = "strict") -> ArrayLike:
         data, offsets, width, chunk = _layout(chunk, "transcode")
         if not len(chunk):
             return pa.array([], target)
-        converted = convert_column(data, offsets, from_, UTF_8, errors, "transcode", width)
+        converted = convert_column(data, offsets, from_, UTF_8, errors, "transcode", width, _allocate)
         return _from_output(target, chunk, converted)
 
     return _each_chunk(arr, one, target)
@@ -172,12 +172,18 @@ def _validity(chunk: "pa.Array") -> Optional["pa.Buffer"]:
     return chunk.is_valid().buffers()[1]
 
 
+def _allocate(size: int) -> "pa.ResizableBuffer":
+    """Output memory from Arrow's own pool: not zero-filled, and pages a
+    previous result gave back are used again instead of faulted in anew."""
+    return pa.allocate_buffer(size, resizable=True)
+
+
 def _from_output(target: "pa.DataType", chunk: "pa.Array", output: ColumnOutput) -> "pa.Array":
     """A string array over the buffers C wrote (no copy)."""
+    data = output.data
+    data.resize(output.written, shrink_to_fit=output.written < data.size // 2)
     return pa.Array.from_buffers(
-        target, len(chunk),
-        [_validity(chunk), pa.py_buffer(output.offsets), pa.py_buffer(output.data)],
-        chunk.null_count,
+        target, len(chunk), [_validity(chunk), pa.py_buffer(output.offsets), data], chunk.null_count,
     )
 
 
