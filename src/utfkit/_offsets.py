@@ -79,7 +79,9 @@ class Column:
         size = len(self.offsets)
         if size % width:
             self.release()
-            raise ValueError(f"{function}() offsets buffer of {size} bytes is not a whole number of {width}-byte offsets")
+            raise ValueError(
+                f"{function}() offsets buffer of {size} bytes is not a whole number of {width}-byte offsets"
+            )
         self.entries = size // width
 
     def offset(self, index: int) -> int:
@@ -339,5 +341,5 @@ def sanitize_offsets(
     ``bytes``: itself when it is ``bytes``) and ``offsets`` unchanged."""
     repaired = repair_column(data, offsets, encoding, "sanitize_offsets")
     if repaired is None:
-        return (data if type(data) is bytes else bytes(data)), offsets  # type: ignore[call-overload]
+        return (data if type(data) is bytes else bytes(data)), offsets
     return ffi.buffer(repaired.data, repaired.written)[:], repaired.offsets
