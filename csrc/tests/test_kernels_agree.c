@@ -197,7 +197,10 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
                 a.transcoded[f][t][e] =
                     utfkit_transcode(src, len, unicode_forms[f], unicode_forms[t],
                                      e ? UTFKIT_REPLACE : UTFKIT_STRICT, scratch, scratch_size);
-                a.transcoded_digest[f][t][e] = digest(scratch, a.transcoded[f][t][e].written);
+                /* (with UTFKIT_OUTPUT_TOO_SMALL, `written` may pass the end of scratch) */
+                size_t written = a.transcoded[f][t][e].written;
+                a.transcoded_digest[f][t][e] =
+                    digest(scratch, written < scratch_size ? written : scratch_size);
             }
     for (int f = 0; f < UNICODE_FORMS; f++) {
         a.count_as[f] = utfkit_count(src, len, unicode_forms[f]);
