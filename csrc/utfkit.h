@@ -289,24 +289,28 @@ typedef struct utfkit_stream {
     uint64_t error_position; /* stream offset of the first ill-formed subsequence */
     uint64_t error_length;   /* its length in bytes: the maximal subpart for UTF-8 */
     uint32_t error_unit;     /* its first code unit: for UTF-16, tells an unpaired
-                                lead surrogate from an unpaired trail surrogate */
+                                lead surrogate from an unpaired trail surrogate; for
+                                WTF-8, CESU-8, MUTF-8 the first byte, or the surrogate
+                                a surrogate byte sequence encodes */
     uint32_t pending_length; /* bytes of an unfinished character kept from earlier
                                 chunks: it began at offset - pending_length */
     uint8_t pending[8];
 } utfkit_stream;
 
-/* Starts a stream of the given form at offset 0.  0, or -1 if the form is
- * not one streams handle (the stream is then left unusable). */
+/* Starts a stream of the given form (any utfkit_form) at offset 0.  0, or
+ * -1 if the form is unknown (the stream is then left unusable). */
 int utfkit_stream_init(utfkit_stream *stream, int form);
 
 /* Feeds the next len bytes of the stream.  Fail-fast: reports the first
  * ill-formed subsequence in the very call that delivers the byte deciding
  * it (UTF-8: the first byte that cannot continue or begin well-formed text,
  * RFC 6455 section 8.1; UTF-16 and UTF-32: the last byte of the code unit
- * that decides it), with position and subpart_length counted from the
- * start of the stream and equal to what utfkit_check reports for the whole
- * stream.  status OK (position = len) otherwise.  The bytes of an
- * unfinished character at the end are kept in the stream, not re-read. */
+ * that decides it; WTF-8, CESU-8, MUTF-8: the byte that decides it, as for
+ * UTF-8), with position and subpart_length counted from the start of the
+ * stream and equal to what utfkit_check reports for the whole stream.
+ * status OK (position = len) otherwise.  The bytes the next chunk may change
+ * the reading of (utfkit_incomplete_suffix_length) are kept in the stream,
+ * not re-read. */
 utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size_t len);
 
 /* Ends the stream: UTFKIT_END_OF_DATA (position and subpart_length as
@@ -314,14 +318,31 @@ utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size
  * character, the earlier error if there was one, else OK. */
 utfkit_result utfkit_stream_finish(utfkit_stream *stream);
 
-/* Length of the unfinished character at the end of src: the bytes that a
- * decoder reading src as the beginning of a longer stream must keep for the
- * next chunk (UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16:
- * a final odd byte, after a lead surrogate or not, or a final lead
- * surrogate; UTF-32: a final partial unit).  Cutting a stream at
- * len - this, for every chunk, cuts it only where a decoder of the whole
- * stream is between characters or ill-formed subsequences.  0 for an
- * unknown form. */
+/* Converts the next len bytes of a stream of the stream's form into `to`,
+ * writing to dst what utfkit_transcode writes for them in the whole stream,
+ * and keeping the bytes the next chunk may change the reading of.  With
+ * final = 1 the stream ends: the kept bytes are converted too, and the
+ * stream then starts again at offset 0.  status OK and written = bytes
+ * written; or (errors = STRICT) the first ill-formed subsequence, decided
+ * by the bytes seen so far (fail-fast, as utfkit_stream_feed), position
+ * counted from the start of the stream; or UTFKIT_OUTPUT_TOO_SMALL.  On
+ * any error the stream is left as it was before the call -- the chunk is
+ * not consumed -- except that error_position, error_length and error_unit
+ * describe the error.  dst needs room for the conversion of
+ * pending_length + len bytes. */
+utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src, size_t len,
+                                      int final, int to, int errors, uint8_t *dst, size_t cap);
+
+/* Length of what must be held back at the end of src, read as the
+ * beginning of a longer stream: the bytes whose reading the next bytes may
+ * change.  UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16: a
+ * final odd byte, after a lead surrogate or not, or a final lead surrogate;
+ * UTF-32: a final partial unit; WTF-8, CESU-8, MUTF-8: a sequence cut short,
+ * and a lead surrogate byte sequence before it (with ED or ED B0..BF cut
+ * short after it), since a trail may follow.  At most 7 bytes.  Cutting
+ * a stream at len - this, for every chunk, cuts it only where a reader of
+ * the whole stream is between characters or ill-formed subsequences and
+ * what follows cannot change what came before.  0 for an unknown form. */
 size_t utfkit_incomplete_suffix_length(const uint8_t *src, size_t len, int form);
 
 /* END CDEF */

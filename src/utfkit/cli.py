@@ -42,8 +42,7 @@ from typing import BinaryIO, List, Optional, Sequence
 from . import __version__, _kernels
 from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
 from ._oneshot import count, first_error, transcode
-from .codec import decodable_prefix_length
-from .stream import IncrementalTranscoder
+from .stream import IncrementalTranscoder, held_back_length
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -120,8 +119,7 @@ def _check_stream(
             # What ends the chunk may depend on what follows: a lead
             # surrogate sequence (WTF-8: a trail after it is ill-formed) or
             # a cut-off character.  Carry it to the next chunk.
-            window = view[: decodable_prefix_length(bytes(window[-_MAX_CARRY:]), encoding)
-                          + max(filled - _MAX_CARRY, 0)]
+            window = view[: filled - held_back_length(window, encoding)]
         result = first_error(window, encoding)
         if result.status == lib.UTFKIT_OK:
             checked = len(window)
