@@ -5,6 +5,7 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
+from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._oneshot import (
     check,
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IncrementalDecoder",
+    "IllFormed",
     "IncrementalTranscoder",
     "Validator",
     "backend",
@@ -33,6 +35,7 @@ __all__ = [
     "count",
     "decode",
     "encode",
+    "iter_errors",
     "register_codecs",
     "sanitize",
     "transcode",
