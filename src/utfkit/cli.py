@@ -35,13 +35,15 @@ import contextlib
 import json
 import os
 import platform
+import signal
 import sys
 from dataclasses import asdict, dataclass
-from typing import BinaryIO, List, Optional, Sequence
+from typing import BinaryIO, Iterator, List, Optional, Sequence
 
 from . import __version__, _kernels
 from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
 from ._oneshot import count, first_error, transcode
+from ._output import Output, OutputError, open_output
 from .stream import IncrementalTranscoder, held_back_length
 
 EXIT_VALID = 0
@@ -201,40 +203,33 @@ class _UsageError(Exception):
     """A problem with the command line or a file: exit status 2."""
 
 
-class _AtomicOutput:
-    """OUT written through a temporary file in OUT's directory, renamed
-    over OUT by commit(); discard() (or an exception) leaves OUT as it was.
-    The file gets OUT's permissions if it exists, else the umask's."""
+class _Terminated(Exception):
+    """SIGTERM or SIGHUP arrived: unwind (discarding a half-written OUT) and
+    exit 128 + the signal's number, as SIGINT does."""
 
-    def __init__(self, path: str) -> None:
-        directory = os.path.dirname(os.path.abspath(path))
-        name = os.path.basename(path)
-        import tempfile
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
-        try:
-            descriptor, self.temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".utfkit-tmp", dir=directory)
-        except OSError as error:
-            raise _UsageError(f"{path}: cannot write in {directory}: {error.strerror or error}") from None
-        self.path = path
-        self.stream = os.fdopen(descriptor, "wb")
 
-    def commit(self) -> None:
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
-        try:
-            mode = os.stat(self.path).st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(self.temporary, mode)
-        self.stream.close()
-        os.replace(self.temporary, self.path)
+@contextlib.contextmanager
+def _terminate_by_unwinding() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise _Terminated in the main thread while a
+    conversion runs, so that its cleanup runs as for SIGINT."""
+    def unwind(signum: int, frame: object) -> None:
+        raise _Terminated(signum)
 
-    def discard(self) -> None:
-        self.stream.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.temporary)
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    try:
+        previous = {signum: signal.signal(signum, unwind) for signum in wanted}
+    except ValueError:  # not the main thread: leave the handlers alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _Progress:
@@ -297,7 +292,7 @@ def _invalid_input_report(
 
 
 def _convert(
-    source: BinaryIO, name: str, target: BinaryIO, transcoder: IncrementalTranscoder,
+    source: BinaryIO, name: str, target: Output, transcoder: IncrementalTranscoder,
     chunk_size: int, progress: _Progress,
 ) -> None:
     """Read source in chunks of chunk_size bytes into one reused buffer,
@@ -329,39 +324,40 @@ def _command_convert(args: argparse.Namespace) -> int:
     in_path = args.input if args.input not in (None, "-") else None
     out_path = args.output if args.output not in (None, "-") else None
     name = in_path or "<stdin>"
-    output: Optional[_AtomicOutput] = None
+    output: Optional[Output] = None
     source: Optional[BinaryIO] = None
     try:
-        # closed in the finally below (it may be standard input, which stays open)
-        source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
-        if out_path is not None and in_path is not None and os.path.exists(out_path) \
-                and os.path.samefile(in_path, out_path):
-            raise _UsageError(f"{out_path}: is also the input; write to another file")
-        output = _AtomicOutput(out_path) if out_path is not None else None
-        target = output.stream if output else sys.stdout.buffer
-        progress = _Progress(name, _stream_size(source), sys.stderr.isatty() and not args.quiet)
-        try:
-            _convert(source, name, target, transcoder, args.chunk_size, progress)
-        finally:
-            progress.clear()
-        if output:
+        with _terminate_by_unwinding():
+            # closed in the finally below (it may be standard input, which stays open)
+            source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
+            if out_path is not None and in_path is not None and os.path.exists(out_path) \
+                    and os.path.samefile(in_path, out_path):
+                raise _UsageError(f"{out_path}: is also the input; write to another file")
+            if out_path is None:
+                sys.stdout.flush()
+            output = open_output(out_path)
+            progress = _Progress(name, _stream_size(source), sys.stderr.isatty() and not args.quiet)
+            try:
+                _convert(source, name, output, transcoder, args.chunk_size, progress)
+            finally:
+                progress.clear()
             output.commit()
             output = None
-        else:
-            target.flush()
         return EXIT_VALID
     except UnicodeDecodeError as error:
         if not args.quiet:
             report = _invalid_input_report(source, name, from_, error, transcoder.offset)  # type: ignore[arg-type]
             print(report, file=sys.stderr)
         return EXIT_INVALID
-    except _UsageError as error:
+    except (_UsageError, OutputError) as error:
         print(f"utfkit {command}: {error}", file=sys.stderr)
         return EXIT_ERROR
-    except OSError as error:
+    except OSError as error:  # reading IN (writes raise OutputError)
         where = error.filename or name
         print(f"utfkit {command}: {where}: {error.strerror or error}", file=sys.stderr)
         return EXIT_ERROR
+    except _Terminated as terminated:
+        return 128 + terminated.signum
     finally:
         if output is not None:
             output.discard()
