@@ -39,20 +39,19 @@ from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Tuple
 from ._binding import (
     CPYTHON_DECODERS,
     ENCODINGS,
-    SCRATCH_KEPT,
     as_bytes,
     error_mode,
     ffi,
+    give_scratch,
     input_view,
     lib,
     lookup,
-    new_uninitialized,
     reason,
     release,
     scratch,
     worst_case_size,
 )
-from ._oneshot import ISASCII_UP_TO, UTF_8, validate
+from ._oneshot import CPYTHON_UP_TO, ISASCII_UP_TO, UTF_8, validate
 from ._text import decode as decode_text
 
 if TYPE_CHECKING:
@@ -165,10 +164,15 @@ _SELF_CONTAINED_CHUNKS = frozenset(
     {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
 )
 _validate = lib.utfkit_validate
+_utf8_validate = lib.utfkit_utf8_validate
 _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
 _stream_transcode = lib.utfkit_stream_transcode
 _OK = lib.UTFKIT_OK
+
+# A Validator's states: between characters (no C state needed), inside the
+# C stream state, finished, failed (its error kept).
+_BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = 0, 1, 2, 3
 
 
 # ------------------------------------------------------------------ Validator
@@ -187,9 +191,9 @@ class Validator:
     delivers the first byte after which the stream can no longer be
     well-formed (UTF-8 and its relatives: the byte the reader rejects, as
     RFC 6455 section 8.1 requires of a WebSocket endpoint; UTF-16 and
-    UTF-32: the last byte of the code unit that decides the error).  The
-    error's ``start``, ``end`` and ``reason`` are counted from the start of
-    the stream and equal those ``utfkit.check`` gives for the whole stream,
+    UTF-32: the last byte of the code unit that decides the error).  The error's
+    ``start``, ``end`` and ``reason`` are counted from the start of the
+    stream and equal those ``utfkit.check`` gives for the whole stream,
     even when the maximal subpart began in an earlier chunk; its ``object``
     is the chunk that was being fed.  After an error every ``feed`` and
     ``finish`` raises the same error again until ``reset()``.
@@ -206,7 +210,7 @@ class Validator:
     a chunk ends inside a character or holds an error.
     """
 
-    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished", "_base", "_in_c",
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
                  "_fast", "_validate_as")
 
     def __init__(self, encoding: str = "utf-8") -> None:
@@ -216,59 +220,62 @@ class Validator:
         # validate()'s own UTF-8 constant takes its shortest path
         self._validate_as = UTF_8 if self.encoding == UTF_8 else self.encoding
         self._stream = ffi.new("utfkit_stream *")
-        self._guard = Exclusive("Validator")
+        self._guard = guard = Exclusive("Validator")
+        self._take = guard.take
+        self._give = guard.give
         self._error: Optional[UnicodeDecodeError] = None
-        self._finished = False
         self._base = 0  # stream offset where the C state starts counting
-        self._in_c = False  # whether the C state holds the stream (else it is between characters)
+        self._state = _BETWEEN_CHARACTERS
         if not self._fast:
             self._start_c(0)
 
     def _start_c(self, base: int) -> None:
         _stream_init(self._stream, self._form)
         self._base = base
-        self._in_c = True
+        self._state = _IN_C
 
     def reset(self) -> None:
         """Start a new stream at offset 0."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
-        self._error = None
-        self._finished = False
+            self._guard.refuse()
         self._base = 0
         if self._fast:
-            self._in_c = False
+            self._state = _BETWEEN_CHARACTERS
         else:
             self._start_c(0)
-        guard.give(True)
+        self._give(True)
 
     @property
     def offset(self) -> int:
         """Bytes fed so far (the stream offset of the next byte)."""
-        return self._base + int(self._stream.offset) if self._in_c else self._base
+        return self._base + int(self._stream.offset) if self._state == _IN_C else self._base
 
     def feed(self, chunk: "Buffer") -> None:
         """Check the next chunk of the stream (any bytes-like object, read in place)."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
+            self._guard.refuse()
         try:
-            if self._error is not None or self._finished:
-                self._refuse_feed()
-            if not self._in_c and type(chunk) is bytes:
-                if (self._validate_as is UTF_8 and len(chunk) <= ISASCII_UP_TO and chunk.isascii()) \
-                        or validate(chunk, self._validate_as):  # short chunks never cross into C
-                    self._base += len(chunk)
+            state = self._state
+            if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
+                length = len(chunk)
+                if self._validate_as is UTF_8:  # validate()'s paths, inline
+                    whole = (length <= ISASCII_UP_TO and chunk.isascii()) or (
+                        validate(chunk) if length <= CPYTHON_UP_TO else _utf8_validate(chunk, length))
+                else:
+                    whole = validate(chunk, self._validate_as)
+                if whole:
+                    self._base += length
                     return
                 self._start_c(self._base)
+            elif state > _IN_C:
+                self._refuse_feed()
             source = input_view(chunk, "feed")
             length = len(source)
-            if not self._in_c:
+            if self._state == _BETWEEN_CHARACTERS:
                 if _validate(source, length, self._form):
                     self._base += length
                     return
@@ -281,67 +288,74 @@ class Validator:
             if self._fast and stream.pending_length == 0:
                 # between characters again: the C state is not needed
                 self._base += int(stream.offset)
-                self._in_c = False
+                self._state = _BETWEEN_CHARACTERS
         finally:
-            guard.give(True)
+            self._give(True)
 
     def finish(self) -> None:
         """End the stream: raise if it ends inside a character."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
+            self._guard.refuse()
         try:
-            if self._error is not None:
+            state = self._state
+            if state == _BETWEEN_CHARACTERS:
+                self._state = _FINISHED
+                return
+            if state == _FAILED:
                 self._raise_earlier_error()
-            self._finished = True
-            if not self._in_c:
+            if state == _FINISHED:
                 return
             stream = self._stream
             unfinished = ffi.buffer(stream.pending, stream.pending_length)[:]
             if lib.utfkit_stream_finish(stream).status != _OK:
                 self._fail(unfinished)
+            self._base += int(stream.offset)  # the count moves out of the C state
+            self._state = _FINISHED
         finally:
-            guard.give(True)
+            self._give(True)
 
     def _refuse_feed(self) -> None:
         self._raise_earlier_error()
         raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
 
     def _raise_earlier_error(self) -> None:
-        if self._error is not None:
-            error = self._error
+        error = self._error
+        if self._state == _FAILED and error is not None:
             raise UnicodeDecodeError(error.encoding, error.object, error.start, error.end, error.reason)
 
-    def _fail(self, chunk: bytes) -> None:
+    def _fail(self, chunk: bytes) -> NoReturn:
+        """Record and raise the C state's error; the count moves out of it."""
         stream = self._stream
         why = reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
         start = self._base + int(stream.error_position)
         self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
+        self._base += int(stream.offset)
+        self._state = _FAILED
         self._raise_earlier_error()
+        raise AssertionError("unreachable")
 
     # pickle and copy: the state as plain values, restored into a new object
     def __reduce__(self) -> Tuple[Any, ...]:
         with self._guard:
             error = self._error
             saved_error = None if error is None else (error.object, error.start, error.end, error.reason)
-            state = (saved_error, self._finished, self._base, self._in_c,
-                     stream_state(self._stream) if self._in_c else None)
+            in_c = self._state == _IN_C
+            state = (saved_error, self._state, self._base, stream_state(self._stream) if in_c else None)
         return (_restore_validator, (self.encoding, state))
 
     def _restore(self, state: Tuple[Any, ...]) -> None:
-        saved_error, finished, base, in_c, stream_state = state
+        saved_error, validator_state, base, saved_stream = state
         if saved_error is not None:
             self._error = UnicodeDecodeError(self.encoding, *saved_error)
-        self._finished = bool(finished)
+        self._state = int(validator_state)
         self._base = int(base)
-        self._in_c = bool(in_c) or not self._fast
-        if in_c:
-            self._stream = new_stream(stream_state, self._form)
+        if self._state == _IN_C:
+            self._stream = new_stream(saved_stream, self._form)
 
     def __repr__(self) -> str:
-        state = "failed" if self._error else "finished" if self._finished else "open"
+        state = "failed" if self._state == _FAILED else "finished" if self._state == _FINISHED else "open"
         return f"<utfkit.Validator {self.encoding} offset={self.offset} {state}>"
 
 
@@ -496,16 +510,16 @@ class IncrementalTranscoder:
         length = len(source)
         stream = self._stream
         capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target)
-        if capacity <= SCRATCH_KEPT:
-            space, space_chars = scratch(capacity)
-        else:
-            space = new_uninitialized("uint8_t[]", capacity)
-            space_chars = ffi.cast("char *", space)
-        result = _stream_transcode(stream, source, length, final, self._to_form, self._mode, space, capacity)
-        if result.status != _OK:
-            release(source)
-            self._raise(result, chunk)
-        return ffi.unpack(space_chars, result.written)  # type: ignore[no-any-return]
+        buffer = scratch(capacity)
+        try:
+            space, space_chars, size = buffer
+            result = _stream_transcode(stream, source, length, final, self._to_form, self._mode, space, size)
+            if result.status != _OK:
+                release(source)
+                self._raise(result, chunk)
+            return ffi.unpack(space_chars, result.written)  # type: ignore[no-any-return]
+        finally:
+            give_scratch(buffer)
 
     def _raise(self, result: Any, chunk: object) -> None:
         if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
