@@ -38,13 +38,13 @@ import platform
 import signal
 import sys
 from dataclasses import asdict, dataclass
-from typing import BinaryIO, Iterator, List, Optional, Sequence
+from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from . import __version__, _kernels
-from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
-from ._oneshot import count, first_error, transcode
+from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib, lookup, reason
+from ._oneshot import count
 from ._output import Output, OutputError, open_output
-from .stream import IncrementalTranscoder, held_back_length
+from .stream import IncrementalTranscoder, held_back_length, new_stream
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -57,12 +57,11 @@ PROGRESS_MIN_SIZE = 64 << 20  # files at least this big show progress on a termi
 # the next: a UTF-8 character is at most 4 bytes (Table 3-7), and what UTF-16
 # or UTF-32 can leave unfinished is a lead surrogate and an odd byte, or 3
 # bytes of a 4-byte unit.
-_MAX_CARRY = 6  # a WTF-8 lead surrogate sequence and a cut-off character after it
 
 
 @dataclass
 class Finding:
-    """The first ill-formed subsequence of one input, or its absence."""
+    """One ill-formed subsequence of one input, or the input's validity."""
 
     file: str
     valid: bool
@@ -79,90 +78,191 @@ class Finding:
         )
 
 
-class _Position:
-    """Line and column of the next byte, advanced over well-formed text."""
+def _hidden_case(around: bytes) -> Optional[str]:
+    """What CPython's UTF-8 reason does not say, from the bytes at an error
+    (Unicode 3.9 Table 3-7 and the text before it): an encoded surrogate
+    (ED A0..BF), a value above U+10FFFF (F4 90..BF, F5..F7) or an overlong
+    form (C0, C1, E0 80..9F, F0 80..8F)."""
+    lead = around[0]
+    second = around[1] if len(around) > 1 else None
+    if lead == 0xED and second is not None and 0xA0 <= second <= 0xBF:
+        return "an encoded surrogate (UTF-8 excludes U+D800..U+DFFF)"
+    if 0xF5 <= lead <= 0xF7 or (lead == 0xF4 and second is not None and 0x90 <= second <= 0xBF):
+        return "a value above U+10FFFF"
+    if lead in (0xC0, 0xC1) or (lead == 0xE0 and second is not None and 0x80 <= second <= 0x9F) \
+            or (lead == 0xF0 and second is not None and 0x80 <= second <= 0x8F):
+        return "an overlong form (a longer sequence than the value needs)"
+    return None
 
-    def __init__(self) -> None:
+
+class _Lines:
+    """Line and column of byte offsets, worked out only where an error is
+    reported: newlines are counted from the last position asked for (or the
+    last the caller advanced to) up to the next, never over the whole input
+    unless an error lies at its end."""
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self.offset = 0  # position of the last answer
         self.line = 1
-        self.column = 1  # in characters
+        self.column = 1  # in characters, at `offset`
 
-    def advance(self, buffer: bytearray, start: int, end: int, encoding: str = "utf-8") -> None:
-        """Move past buffer[start:end], which is well-formed in `encoding`."""
-        if ENCODINGS[encoding].unit_size != 1:
-            # Newlines cannot be found byte-wise in UTF-16/32: count them in
-            # the UTF-8 form of the same text.  (In the UTF-8-based forms,
-            # 0A is a newline wherever it is.)
-            buffer = bytearray(transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
-            start, end = 0, len(buffer)
-        newlines = buffer.count(b"\n", start, end)
-        if newlines:
-            self.line += newlines
-            line_start = buffer.rfind(b"\n", start, end) + 1
-            self.column = 1 + count(memoryview(buffer)[line_start:end], encoding)
-        else:
-            self.column += count(memoryview(buffer)[start:end], encoding)
+    def _newlines_and_last(self, data: bytes) -> Tuple[int, int]:
+        """Newlines in `data` (read in self.encoding) and the index of the
+        byte after the last one (-1 if none)."""
+        if ENCODINGS[self.encoding].unit_size == 1:  # 0A is a newline wherever it is
+            return data.count(b"\n"), data.rfind(b"\n") + 1 if b"\n" in data else -1
+        unit = ENCODINGS[self.encoding].unit_size
+        newline = "\n".encode(self.encoding)
+        found, last, at = 0, -1, data.find(newline)
+        while at >= 0:
+            if at % unit == 0:
+                found, last = found + 1, at + unit
+            at = data.find(newline, at + 1)
+        return found, last
+
+    def advance(self, read: Callable[[int, int], bytes], to: int) -> Tuple[int, int]:
+        """Line and column of offset `to` (>= the last one); read(a, b)
+        gives the input's bytes a..b."""
+        position = self.offset
+        line_start = -1
+        while position < to:
+            block = read(position, min(to, position + max(CHUNK_SIZE, 64)))  # whole code units
+            if not block:
+                break
+            newlines, last = self._newlines_and_last(block)
+            if newlines:
+                self.line += newlines
+                line_start = position + last
+            position += len(block)
+        if line_start >= 0:
+            self.column = 1
+            self.offset = line_start
+        self.column += self._characters(read, self.offset, to)
+        self.offset = to
+        return self.line, self.column
+
+    def _characters(self, read: Callable[[int, int], bytes], start: int, end: int) -> int:
+        characters = 0
+        while start < end:
+            block = read(start, min(end, start + max(CHUNK_SIZE, 64)))  # > what is held back
+            if not block:
+                break
+            whole = len(block) if start + len(block) >= end else len(block) - held_back_length(block, self.encoding)
+            whole = whole or len(block)
+            characters += count(block[:whole], self.encoding)
+            start += whole
+        return characters
+
+
+def _file_reader(stream: BinaryIO) -> Optional[Callable[[int, int], bytes]]:
+    """read(a, b) for a seekable file (positioned reads, the scan goes on
+    undisturbed), or None."""
+    try:
+        descriptor = stream.fileno()
+        if not stream.seekable():
+            return None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return lambda start, end: os.pread(descriptor, end - start, start)
+
+
+def _ill_formed(
+    stream: BinaryIO, name: str, encoding: str, every: bool, progress: Optional[int],
+) -> Iterator[Finding]:
+    """The ill-formed subsequences of one input (the first, or with `every`
+    all of them), read in chunks of CHUNK_SIZE through the C stream
+    (utfkit_stream_feed): after an error a new stream starts right after
+    its maximal subpart, where CPython's decoder resumes after an error
+    handler."""
+    form = ENCODINGS[encoding].form
+    state = new_stream(None, form)
+    base = 0  # input offset of the C stream's offset 0
+    lines = _Lines(encoding)
+    reader = _file_reader(stream)
+    window: List[Tuple[int, bytes]] = []  # (offset, bytes) still needed for lines, when not seekable
+
+    def read_window(start: int, end: int) -> bytes:
+        parts = [data[max(start - at, 0): max(end - at, 0)] for at, data in window
+                 if at < end and at + len(data) > start]
+        return b"".join(parts)
+
+    read = reader or read_window
+
+    def finding(start: int, end: int, status: int, unit: int, subpart: bytes, around: bytes) -> Finding:
+        line, column = lines.advance(read, start)
+        why = reason(status, encoding, unit, end - start)
+        if encoding == "utf-8" or encoding in UTF8_FAMILY:
+            hidden = _hidden_case(around)
+            if hidden and status != lib.UTFKIT_SURROGATE:
+                why = f"{why}: {hidden}"
+        return Finding(file=name, valid=False, offset=start, line=line, column=column, reason=why,
+                       bytes=" ".join(f"{byte:02X}" for byte in subpart))
+
+    buffer = bytearray(CHUNK_SIZE)
+    view = memoryview(buffer)
+    done = 0
+    while True:
+        read_length = stream.readinto(buffer)  # type: ignore[attr-defined]
+        pieces: List[Any] = [view[:read_length]] if read_length else []
+        if reader is None and read_length:
+            settled = base + int(state.offset) - int(state.pending_length)
+            held = ffi.buffer(state.pending, state.pending_length)[:]
+            if window:
+                lines.advance(read_window, settled)
+            window = [(settled, held), (base + int(state.offset), bytes(view[:read_length]))]
+        while pieces:
+            piece = pieces.pop(0)
+            piece_offset = base + int(state.offset)
+            held = ffi.buffer(state.pending, state.pending_length)[:]
+            source = ffi.from_buffer("uint8_t[]", piece)
+            result = lib.utfkit_stream_feed(state, source, len(piece))
+            ffi.release(source)
+            if result.status == lib.UTFKIT_OK:
+                continue
+            start = base + int(state.error_position)
+            end = start + int(state.error_length)
+            known_at = piece_offset - len(held)
+            if start >= piece_offset:
+                around = bytes(piece[start - piece_offset: end - piece_offset + 3])
+            else:  # it begins in the bytes held back from before this piece
+                around = held[start - known_at:] + bytes(piece[: max(end - piece_offset, 0) + 3])
+            yield finding(start, end, int(state.status), int(state.error_unit), around[: end - start], around)
+            if not every:
+                return
+            rest: List[Any] = []
+            if end < piece_offset:
+                rest.append(held[end - known_at:])
+            rest.append(piece[max(end - piece_offset, 0):])
+            pieces = rest + pieces
+            state = new_stream(None, form)
+            base = end
+        if not read_length:
+            break
+        done += read_length
+        if progress:
+            sys.stderr.write(f"\r{name}: {100 * done // progress}% of {progress / 1e9:.2f} GB")
+            sys.stderr.flush()
+    held = ffi.buffer(state.pending, state.pending_length)[:]
+    if lib.utfkit_stream_finish(state).status != lib.UTFKIT_OK:
+        start = base + int(state.error_position)
+        around = held[start - (base + int(state.offset) - len(held)):]
+        yield finding(start, start + int(state.error_length), int(state.status), int(state.error_unit),
+                      around[: int(state.error_length)], around)
 
 
 def _check_stream(
-    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool, encoding: str = "utf-8"
-) -> Finding:
-    """Check one input, in `encoding`, read in chunks of CHUNK_SIZE bytes."""
-    buffer = bytearray(_MAX_CARRY + CHUNK_SIZE)
-    view = memoryview(buffer)
-    carried = 0  # bytes of an unfinished character at the front of buffer
-    consumed = 0  # file offset of buffer[0]
-    position = _Position()
-    while True:
-        read = stream.readinto(view[carried : carried + CHUNK_SIZE])  # type: ignore[attr-defined]
-        at_end = not read
-        filled = carried + (read or 0)
-        window = view[:filled]
-        if encoding in UTF8_FAMILY and not at_end:
-            # What ends the chunk may depend on what follows: a lead
-            # surrogate sequence (WTF-8: a trail after it is ill-formed) or
-            # a cut-off character.  Carry it to the next chunk.
-            window = view[: filled - held_back_length(window, encoding)]
-        result = first_error(window, encoding)
-        if result.status == lib.UTFKIT_OK:
-            checked = len(window)
-            position.advance(buffer, 0, checked, encoding)
-            consumed += checked
-            carried = filled - checked
-            buffer[:carried] = buffer[checked:filled]
-        elif result.status == lib.UTFKIT_END_OF_DATA and not at_end:
-            # The chunk ends inside a character that is fine so far: carry it.
-            start = result.position
-            position.advance(buffer, 0, start, encoding)
-            carried = filled - start
-            buffer[:carried] = buffer[start:filled]
-            consumed += start
-        else:
-            start = result.position
-            position.advance(buffer, 0, start, encoding)
-            subpart = bytes(buffer[start : start + result.subpart_length])
-            unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
-            if encoding in UTF8_FAMILY:  # the byte, or the surrogate it starts
-                unit = surrogate_sequence_unit(bytes(buffer[start : start + 3]), result.status)
-            if show_progress:
-                sys.stderr.write("\r\033[K")
-            return Finding(
-                file=name,
-                valid=False,
-                offset=consumed + start,
-                line=position.line,
-                column=position.column,
-                reason=reason(result.status, encoding, unit, result.subpart_length),
-                bytes=" ".join(f"{byte:02X}" for byte in subpart),
-            )
-        if at_end:
-            break
-        if show_progress and size:
-            done = consumed + carried
-            sys.stderr.write(f"\r{name}: {100 * done // size}% of {size / 1e9:.2f} GB")
-            sys.stderr.flush()
-    if show_progress:
-        sys.stderr.write("\r\033[K")
-    return Finding(file=name, valid=True)
+    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool, encoding: str = "utf-8",
+    every: bool = False,
+) -> List[Finding]:
+    """The findings for one input: its ill-formed subsequences, or one
+    Finding(valid=True)."""
+    try:
+        found = list(_ill_formed(stream, name, encoding, every, size if show_progress else None))
+    finally:
+        if show_progress:
+            sys.stderr.write("\r\033[K")
+    return found or [Finding(file=name, valid=True)]
 
 
 def _command_check(args: argparse.Namespace) -> int:
@@ -176,24 +276,29 @@ def _command_check(args: argparse.Namespace) -> int:
     for path in args.files or ["-"]:
         try:
             if path == "-":
-                finding = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding)
+                found = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding, args.all)
             else:
                 with open(path, "rb") as stream:
                     size = os.fstat(stream.fileno()).st_size
                     progress = (
-                        not args.quiet and sys.stderr.isatty() and size >= PROGRESS_MIN_SIZE
+                        not args.quiet and not args.list and sys.stderr.isatty() and size >= PROGRESS_MIN_SIZE
                     )
-                    finding = _check_stream(stream, path, size, progress, encoding)
+                    found = _check_stream(stream, path, size, progress, encoding, args.all)
         except OSError as error:
             print(f"utfkit check: {path}: {error.strerror or error}", file=sys.stderr)
             status = EXIT_ERROR
             continue
-        findings.append(finding)
-        if not finding.valid:
+        findings.extend(found)
+        if not found[0].valid:
             if status == EXIT_VALID:
                 status = EXIT_INVALID
-            if not args.quiet and not args.json:
-                print(finding.text())
+            if args.quiet or args.json:
+                continue
+            if args.list:
+                print(found[0].file)
+            else:
+                for finding in found:
+                    print(finding.text())
     if args.json and not args.quiet:
         print(json.dumps([asdict(finding) for finding in findings], indent=2))
     return status
@@ -279,7 +384,7 @@ def _invalid_input_report(
     try:
         if source.seekable():
             source.seek(0)
-            finding = _check_stream(source, name, None, False, encoding)
+            finding = _check_stream(source, name, None, False, encoding)[0]
             if not finding.valid and finding.offset == error.start:
                 return finding.text()
     except OSError:
@@ -419,6 +524,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "-e", "--encoding", default="utf-8", metavar="ENC", help="encoding (default utf-8)"
     )
+    check.add_argument("--all", action="store_true",
+                       help="report every ill-formed subsequence, not only the first of each file")
+    check.add_argument("-l", "--list", action="store_true",
+                       help="print only the names of the invalid files, one a line")
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing; exit status only")
     check.set_defaults(run=_command_check)
