@@ -192,6 +192,19 @@ static utfkit_result stream_fail(utfkit_stream *stream, uint64_t base, utfkit_re
 static utfkit_result check_segment(const uint8_t *segment, size_t len, int form, size_t *held)
 {
     size_t tail = utfkit_incomplete_suffix_length(segment, len, form);
+    size_t cut = len - tail;
+    *held = tail;
+    if (utfkit_validate(segment, cut, form)) {
+        /* The common case, at the speed of the form's validation (the UTF-8
+         * kernels for the UTF-8 relatives): all is well before the cut, and
+         * the held bytes begin where the stream may be cut, so their own
+         * reading is the whole stream's. */
+        utfkit_result found = utfkit_check(segment + cut, tail, form);
+        if (found.status == UTFKIT_END_OF_DATA || found.status == UTFKIT_OK)
+            return (utfkit_result){UTFKIT_OK, len, 0, 0};
+        found.position += cut;
+        return found;
+    }
     utfkit_result found = utfkit_check(segment, len, form);
     if (found.status == UTFKIT_END_OF_DATA) {
         if (len - found.position > tail)
@@ -275,7 +288,14 @@ static utfkit_result convert_segment(const uint8_t *segment, size_t len, int fin
 {
     size_t tail = final ? 0 : utfkit_incomplete_suffix_length(segment, len, from);
     size_t cut = len - tail;
-    utfkit_result made = utfkit_transcode(segment, cut, from, to, errors, dst, cap);
+    /* Text in the UTF-8 relatives is mostly UTF-8 as well: where it is
+     * well-formed in both, it holds the same code points (no surrogate byte
+     * sequences, no 4-byte forms, no C0 80), and UTF-8's faster reader
+     * converts it. */
+    int as_utf8 = form_is_utf8_family(from) && utfkit_utf8_validate(segment, cut) &&
+                  (from == UTFKIT_WTF8 || utfkit_validate(segment, cut, from));
+    utfkit_result made =
+        utfkit_transcode(segment, cut, as_utf8 ? UTFKIT_UTF8 : from, to, errors, dst, cap);
     *held = tail;
     if (tail == 0 || errors != UTFKIT_STRICT)
         return made;

@@ -128,10 +128,14 @@ static int has_no_4_byte_lead(const uint8_t *src, size_t len, int zero_is_ill_fo
 {
     for (size_t i = 0; i < len;) {
         size_t end = len - i > STRETCH ? i + STRETCH : len;
-        uint32_t found = 0;
-        for (; i < end; i++)
-            found |= (src[i] >= 0xF0) | (zero_is_ill_formed & (src[i] == 0));
-        if (found)
+        /* the largest and smallest byte: loops the compiler turns into
+         * byte-wise vector max/min (PMAXUB, PMINUB) */
+        uint8_t largest = 0, smallest = 0xFF;
+        for (; i < end; i++) {
+            largest = src[i] > largest ? src[i] : largest;
+            smallest = src[i] < smallest ? src[i] : smallest;
+        }
+        if (largest >= 0xF0 || (zero_is_ill_formed && smallest == 0))
             return 0;
     }
     return 1;
