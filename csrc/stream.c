@@ -23,10 +23,10 @@
 #include "utf8_dfa.h"
 #include "utfkit.h"
 
-/* The most a stream holds back: a CESU-8 lead surrogate sequence, the first
- * two bytes of a would-be trail surrogate sequence that a lead byte cut
- * short, and that lead byte with one continuation (3 + 2 + 2 = 7 bytes,
- * see family_incomplete_suffix); in UTF-8, UTF-16 and UTF-32 it is 3 bytes. */
+/* The most a stream holds back: ED B0..BF after a lead surrogate sequence,
+ * then a lead surrogate sequence and the first two bytes of its trail (2 + 3
+ * + 2 = 7 bytes, see family_incomplete_suffix); in UTF-8, UTF-16 and UTF-32
+ * it is 3 bytes. */
 #define STREAM_PENDING_MAX 8u
 /* The small buffer that completes the held-back bytes: they, plus enough of
  * the next chunk that the buffer cannot end with held-back bytes alone. */
@@ -89,15 +89,20 @@ static int is_lead_surrogate_sequence(const uint8_t *src)
  * short) are unfinished if the form's own reader, started there, reports
  * "end of data" for them: such a byte is never read as a continuation (CESU-8
  * and MUTF-8 read ED as the fourth byte of a pair only after a lead surrogate
- * sequence, which is held back with it, below).
+ * sequence, which is then held back with it, below).
  *
- * A lead surrogate sequence right before the cut is held back too, because
- * the next bytes decide what it is: half of a pair (CESU-8, MUTF-8), the lead
- * of an ill-formed surrogate pair byte sequence (WTF-8, seed 003 section 6),
- * or a lone surrogate.  So is one followed by ED or ED B0..BF that a lead
- * byte cut short: read at the end of the input, CESU-8 takes the lead and
- * those bytes as one subsequence cut short by the end (utfkit.h), while the
- * whole stream reads two ill-formed subsequences there. */
+ * Then the lead surrogate sequence (ED A0..AF 80..BF) right before that:
+ *   - if what is held could still become its trail (nothing, ED, or ED
+ *     B0..BF), it is held too, since the next bytes decide what it is: half
+ *     of a pair (CESU-8, MUTF-8), the lead of an ill-formed surrogate pair
+ *     byte sequence (WTF-8, seed 003 section 6), or a lone surrogate;
+ *   - if it is followed by ED or ED B0..BF that the held bytes cut short, its
+ *     fate is decided (no trail follows), but CESU-8 read to the end of the
+ *     input takes a lead and such bytes as ONE subsequence cut short
+ *     (utfkit.h), where the whole stream reads two: the cut goes right after
+ *     the lead, whose own reading at an end (one subsequence of 3 bytes) is
+ *     then the stream's, and the bytes after it are held.  This is looked at
+ *     again before a lead held by the first rule. */
 static size_t family_incomplete_suffix(const uint8_t *src, size_t len, int form)
 {
     size_t held = 0;
@@ -111,13 +116,18 @@ static size_t family_incomplete_suffix(const uint8_t *src, size_t len, int form)
         break;
     }
     size_t cut = len - held;
-    if (cut >= 3 && is_lead_surrogate_sequence(src + cut - 3))
+    int held_may_be_a_trail =
+        held == 0 || (src[cut] == 0xED &&
+                      (held == 1 || (held == 2 && src[cut + 1] >= 0xB0 && src[cut + 1] <= 0xBF)));
+    if (cut >= 3 && is_lead_surrogate_sequence(src + cut - 3) && held_may_be_a_trail) {
         held += 3;
-    else if (cut >= 4 && src[cut - 1] == 0xED && is_lead_surrogate_sequence(src + cut - 4))
-        held += 4;
+        cut -= 3;
+    }
+    if (cut >= 4 && src[cut - 1] == 0xED && is_lead_surrogate_sequence(src + cut - 4))
+        held += 1;
     else if (cut >= 5 && src[cut - 2] == 0xED && src[cut - 1] >= 0xB0 && src[cut - 1] <= 0xBF &&
              is_lead_surrogate_sequence(src + cut - 5))
-        held += 5;
+        held += 2;
     return held;
 }
 

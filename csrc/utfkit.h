@@ -338,8 +338,8 @@ utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src,
  * change.  UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16: a
  * final odd byte, after a lead surrogate or not, or a final lead surrogate;
  * UTF-32: a final partial unit; WTF-8, CESU-8, MUTF-8: a sequence cut short,
- * and a lead surrogate byte sequence before it (with ED or ED B0..BF cut
- * short after it), since a trail may follow.  At most 7 bytes.  Cutting
+ * and a lead surrogate byte sequence before it when what follows may still
+ * be its trail (csrc/stream.c says more).  At most 7 bytes.  Cutting
  * a stream at len - this, for every chunk, cuts it only where a reader of
  * the whole stream is between characters or ill-formed subsequences and
  * what follows cannot change what came before.  0 for an unknown form. */

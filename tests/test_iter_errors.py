@@ -45,7 +45,7 @@ def listed(data, encoding):
 
 
 @pytest.mark.parametrize("encoding", CPYTHON_FORMS)
-@settings(max_examples=300)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_iter_errors_equals_what_cpythons_decoder_passes_its_error_handler(encoding, data):
     whole = data.draw(inputs_in(encoding))
@@ -53,7 +53,7 @@ def test_iter_errors_equals_what_cpythons_decoder_passes_its_error_handler(encod
 
 
 @pytest.mark.parametrize("encoding", FAMILY)
-@settings(max_examples=300)
+@settings(max_examples=100, deadline=None)
 @given(whole=utf8_family_bytes)
 def test_iter_errors_equals_what_utfkit_decode_passes_its_error_handler(encoding, whole):
     expected = recorded(whole, lambda d, errors: utfkit.decode(d, encoding, errors))

@@ -118,7 +118,7 @@ def decode_one_shot(whole, encoding, errors):
 
 # ---- at random cuts -------------------------------------------------------------
 @pytest.mark.parametrize("encoding", EVERY_FORM)
-@settings(max_examples=150)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_validator_equals_one_shot_check_and_fails_in_the_deciding_feed(encoding, data):
     whole, chunks = data.draw(split_inputs(encoding))
@@ -128,7 +128,7 @@ def test_validator_equals_one_shot_check_and_fails_in_the_deciding_feed(encoding
 
 
 @pytest.mark.parametrize("from_", EVERY_FORM)
-@settings(max_examples=150)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_transcoder_equals_one_shot_transcode_in_every_form(from_, data):
     whole, chunks = data.draw(split_inputs(from_))
@@ -142,7 +142,7 @@ def test_transcoder_equals_one_shot_transcode_in_every_form(from_, data):
 
 
 @pytest.mark.parametrize("encoding", FAMILY)
-@settings(max_examples=150)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_decoder_of_the_utf8_relatives_equals_one_shot_decode(encoding, data):
     whole, chunks = data.draw(split_inputs(encoding))
