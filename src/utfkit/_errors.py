@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from ._binding import decode_error, ffi, input_view, lib, lookup, release
+from ._binding import UTF8_FAMILY, decode_error, ffi, input_view, lib, lookup, reason, release
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -43,6 +43,7 @@ def iter_errors(data: "Buffer", encoding: str = "utf-8") -> Iterator[IllFormed]:
 def _errors(data: object, name: str, form: int) -> Iterator[IllFormed]:
     source = ffi.from_buffer("uint8_t[]", data)
     check = lib.utfkit_check
+    needs_unit = name.startswith("utf-16") or name in UTF8_FAMILY
     try:
         length = len(source)
         position = 0
@@ -52,9 +53,12 @@ def _errors(data: object, name: str, form: int) -> Iterator[IllFormed]:
                 return
             start = position + found.position
             end = start + found.subpart_length
-            around = ffi.buffer(source + start, min(4, length - start))[:]
-            error = decode_error(around, name, found.status, 0, found.subpart_length)
-            yield IllFormed(start, end, error.reason)
+            if needs_unit:  # the code unit or surrogate the reason depends on
+                around = ffi.buffer(source + start, min(4, length - start))[:]
+                why = decode_error(around, name, found.status, 0, found.subpart_length).reason
+            else:
+                why = reason(found.status, name, 0, found.subpart_length)
+            yield IllFormed(start, end, why)
             position = end
     finally:
         ffi.release(source)
