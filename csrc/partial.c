@@ -14,41 +14,60 @@
  * be cut remains.
  */
 #include "readers.h"
+#include "utf8_dfa.h"
 
 static inline int is_continuation(uint8_t byte)
 {
     return (byte & 0xC0) == 0x80;
 }
 
-/* Bytes in the sequence a lead byte begins (Table 3-7 by its first byte;
- * C0 as in MUTF-8's C0 80); 1 for bytes that begin none. */
-static inline size_t sequence_length(uint8_t lead)
+/* 1 if a UTF-8 reader is between characters after src[p - 1], or in a
+ * row of Table 3-7 that src[p] does not continue: then the row begun is a
+ * maximal subpart whether the input ends at p or goes on (D93b), and only
+ * the reason a strict error gives differs ("unexpected end of data"). */
+static int utf8_settled(const uint8_t *src, size_t p, size_t len)
 {
-    return lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 1;
+    size_t begun = utfkit_incomplete_suffix_length(src, p, UTFKIT_UTF8);
+    if (begun == 0)
+        return 1;
+    if (p == len)
+        return 0;
+    uint64_t state = UTF8_ACCEPT;
+    for (size_t i = p - begun; i <= p; i++)
+        state = utf8_dfa_step(state, src[i]);
+    return UTF8_STATE(state) == UTF8_ERROR;
 }
 
-/* 1 if every reader of a UTF-8-based form is between characters after
- * src[p - 1]: after an ASCII byte or a byte that begins nothing; after a
- * lead byte and as many continuation bytes as it announces (whether they
- * made a character or not, what follows starts afresh), unless that is a
- * lead surrogate byte sequence (ED A0..AF 80..BF), which waits for a trail;
- * after four continuation bytes, the last of which is ill-formed alone. */
-static int utf8_family_settled(const uint8_t *src, size_t p)
+/* 1 if every reader of `form`, a UTF-8-based form, is between characters
+ * (or ill-formed subsequences) after src[p - 1].  UTF-8: exactly where no
+ * Table 3-7 row is begun and well-formed so far (D93b: a lead byte never
+ * continues an earlier row).  WTF-8, CESU-8, MUTF-8 read the same rows and
+ * also the surrogate byte sequences (ED A0..BF 80..BF; UTR #26, WTF-8
+ * section 4.3), of which a lead (ED A0..AF 80..BF) waits for what follows;
+ * MUTF-8 reads C0 80 for U+0000; CESU-8 and MUTF-8 begin nothing at F0..FF,
+ * so the bytes after such a byte are ill-formed alone. */
+static int utf8_family_settled(const uint8_t *src, size_t p, size_t len, int form)
 {
+    if (form == UTFKIT_UTF8)
+        return utf8_settled(src, p, len);
     uint8_t last = src[p - 1];
-    if (last < 0x80 || last >= 0xF5)
-        return 1;
-    if (!is_continuation(last))
-        return 0; /* a lead byte waits for its continuation bytes */
-    for (size_t back = 2; back <= 4 && back <= p; back++) {
-        uint8_t lead = src[p - back];
-        if (is_continuation(lead))
-            continue;
-        if (sequence_length(lead) != back)
-            return 0;
-        return !(back == 3 && lead == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF);
+    if (last == 0xED || (form == UTFKIT_MUTF8 && last == 0xC0))
+        return 0;
+    if (p >= 2 && src[p - 2] == 0xED && last >= 0xA0 && last <= 0xBF)
+        return 0;
+    if (p >= 3 && src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
+        is_continuation(last))
+        return 0;
+    if (form != UTFKIT_WTF8) {
+        for (size_t back = 1; back <= 3 && back <= p; back++) {
+            if (is_continuation(src[p - back]))
+                continue;
+            if (src[p - back] >= 0xF0)
+                return 1;
+            break;
+        }
     }
-    return 1;
+    return utf8_settled(src, p, len);
 }
 
 static inline int is_lead_surrogate(uint32_t unit)
@@ -91,7 +110,7 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
     }
     default:
         for (size_t p = want; p > begin; p--)
-            if (utf8_family_settled(src, p))
+            if (utf8_family_settled(src, p, len, form))
                 return p;
         /* Lead surrogate byte sequences only: cut before a lead byte that
          * does not begin a trail surrogate byte sequence. */
@@ -117,7 +136,7 @@ static size_t settled_length(const uint8_t *src, size_t len, int form)
     case UTFKIT_ASCII:
         return len;
     default:
-        if (len == 0 || utf8_family_settled(src, len))
+        if (len == 0 || utf8_family_settled(src, len, len, form))
             return len;
         return reader_restart_point(src, 0, len - 1, len, form);
     }

@@ -306,9 +306,9 @@ def transcode(
             or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
         if plan.from_utf8:
-            converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]
+            converted = encode(data.decode(UTF_8, errors), errors)[0]  # type: ignore[misc]
         else:
-            converted = encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
+            converted = encode(plan.decode(data, errors, True)[0], errors)[0]  # type: ignore[misc]
         if out is None:
             return converted
         if type(out) is bytearray and len(converted) <= len(out):
