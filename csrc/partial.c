@@ -189,8 +189,9 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
             if (exact.status == UTFKIT_OK || exact.status == UTFKIT_UNENCODABLE)
                 exact = converted;
             if (exact.position == 0) {
-                exact.position = consumed;
-                exact.written = written;
+                if (consumed != 0) /* the text before it is this call's output */
+                    break;
+                exact.written = 0;
                 return exact;
             }
             before_error = consumed + exact.position; /* a boundary, whatever the form */
@@ -203,11 +204,13 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
         if (shorter == consumed)
             shorter = reader_restart_point(src, consumed, end - 1, len, from);
         if (shorter == consumed) { /* one piece that cannot be cut: stop before it */
+            if (converted.status == UTFKIT_UNENCODABLE && consumed != 0)
+                break; /* reported by the next call, which starts there */
             utfkit_result stopped = {converted.status, consumed, 0, written};
             return stopped;
         }
         piece = shorter - consumed;
     }
-    utfkit_result done = {UTFKIT_OK, consumed, 0, written};
+    utfkit_result done = {UTFKIT_OK, consumed, 0, written}; /* (consumed < len: an error next) */
     return done;
 }

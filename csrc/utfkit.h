@@ -206,13 +206,13 @@ int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t
  * characters (or ill-formed subsequences), so that converting src[position..)
  * next continues the output exactly.  With final = 0, an unfinished
  * character at the end of src is left unconverted (the caller passes it
- * again with more input).  status OK when all of src (but that unfinished
- * character) was converted, UTFKIT_OUTPUT_TOO_SMALL when the next character
- * does not fit; position = bytes consumed, written = bytes written.  With
- * STRICT, an ill-formed subsequence that comes before the output is full is
- * reported with its position in src (written = the bytes before it), and
- * UTFKIT_UNENCODABLE with position = the start of the piece of src that
- * holds the character.  Refuses overlapping buffers as utfkit_transcode. */
+ * again with more input).  position = bytes consumed, written = bytes
+ * written; status UTFKIT_OUTPUT_TOO_SMALL when the next character does not
+ * fit, else OK (all of src but that unfinished character is converted, or,
+ * with STRICT, an error comes next).  With STRICT, the call that starts at
+ * an ill-formed subsequence reports it (position in src, written 0), and
+ * one that starts at a character `to` cannot encode reports
+ * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
 utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
                                        int errors, int final, uint8_t *dst, size_t cap);
 
