@@ -112,10 +112,15 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
         for (size_t p = want; p > begin; p--)
             if (utf8_family_settled(src, p, len, form))
                 return p;
-        /* Lead surrogate byte sequences only: cut before a lead byte that
-         * does not begin a trail surrogate byte sequence. */
-        for (size_t p = want; p > begin; p--)
-            if (!is_continuation(src[p]) && src[p] != 0xED)
+        /* After a lead surrogate byte sequence that no trail surrogate
+         * byte sequence follows, whole or cut off by the end of the input:
+         * unpaired whether the input ends there or not, and replaced as one
+         * 3-byte subpart either way. */
+        for (size_t p = want; p > begin && p >= 3; p--)
+            if (src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
+                is_continuation(src[p - 1]) &&
+                (src[p] != 0xED || (p + 1 < len && !(src[p + 1] >= 0xB0 && src[p + 1] <= 0xBF)) ||
+                 (p + 2 < len && !is_continuation(src[p + 2]))))
                 return p;
         return begin;
     }
@@ -145,6 +150,7 @@ static size_t settled_length(const uint8_t *src, size_t len, int form)
 utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
                                        int errors, int final, uint8_t *dst, size_t cap)
 {
+    size_t whole = len; /* (errors are decided by all the bytes there are) */
     if (!final)
         len = settled_length(src, len, from);
     size_t consumed = 0, written = 0;
@@ -184,9 +190,10 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
             /* A strict decode error: exactly as the reader of the whole
              * rest reports it.  Raised if it is next; else the text before
              * it is converted first. */
-            utfkit_result exact = utfkit_transcoded_length(src + consumed, len - consumed, from,
+            utfkit_result exact = utfkit_transcoded_length(src + consumed, whole - consumed, from,
                                                            to, UTFKIT_STRICT);
-            if (exact.status == UTFKIT_OK || exact.status == UTFKIT_UNENCODABLE)
+            if (exact.status == UTFKIT_OK || exact.status == UTFKIT_UNENCODABLE ||
+                exact.position > end - consumed)
                 exact = converted;
             if (exact.position == 0) {
                 if (consumed != 0) /* the text before it is this call's output */
