@@ -162,6 +162,55 @@ static size_t narrow_code_points(const uint32_t *code_points, size_t n, uint32_t
     return made;
 }
 
+/* Text that UTF-8 and Latin-1 (or ASCII) share the shape of, read
+ * straight into dst: ASCII runs (found by the active kernel) copied, and,
+ * into Latin-1, the two-byte sequences C2..C3 80..BF (Table 3-7, row
+ * C2..DF) of U+0080..U+00FF.  Stops before anything else; returns the bytes
+ * read, which end between characters, and sets *made to the bytes
+ * written (dst has room for n). */
+static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *dst, size_t *made)
+{
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t run = kernel->ascii_prefix_length(src + i, n - i);
+        memcpy(dst + o, src + i, run);
+        i += run;
+        o += run;
+        if (i == n || to != UTFKIT_LATIN1)
+            break;
+        size_t at = i;
+        while (n - i >= 2 && (src[i] & 0xFE) == 0xC2 && (src[i + 1] & 0xC0) == 0x80) {
+            dst[o++] = (uint8_t)((src[i] & 0x03) << 6 | (src[i + 1] & 0x3F));
+            i += 2;
+        }
+        if (i == at)
+            break;
+    }
+    *made = o;
+    return i;
+}
+
+/* The straight reading of UTF-8 at src[0..n) into the sink: into dst
+ * itself while it has room for n bytes, else through `bytes`. */
+static size_t utf8_narrow_into(const uint8_t *src, size_t n, int to, utfkit_sink *sink,
+                               uint8_t *bytes)
+{
+    size_t made;
+    if (!sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n) {
+        size_t read = utf8_narrow_prefix(src, n, to, sink->dst + sink->out, &made);
+        sink->out += made;
+        return read;
+    }
+    size_t read = utf8_narrow_prefix(src, n, to, bytes, &made);
+    sink_append(sink, bytes, made);
+    return read;
+}
+
+/* Bytes of UTF-8 the piece after a stop of the straight reading covers:
+ * the character it stopped at and a few after it. */
+#define NARROW_DETOUR 16
+
 utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                utfkit_sink *sink)
 {
@@ -170,7 +219,15 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
     uint8_t bytes[NARROW_PIECE];
     size_t unencodable = SIZE_MAX; /* index of the first character to report */
     for (size_t begin = 0; begin < len;) {
-        size_t want = len - begin > NARROW_PIECE ? begin + NARROW_PIECE : len;
+        size_t stretch = NARROW_PIECE;
+        if (from == UTFKIT_UTF8) {
+            size_t n = len - begin > NARROW_PIECE ? NARROW_PIECE : len - begin;
+            begin += utf8_narrow_into(src + begin, n, to, sink, bytes);
+            if (begin == len)
+                break;
+            stretch = NARROW_DETOUR;
+        }
+        size_t want = len - begin > stretch ? begin + stretch : len;
         size_t end = want == len ? len : reader_restart_point(src, begin, want, len, from);
         if (end == begin)
             end = want; /* (reader_restart_point always finds one in a piece this long) */
