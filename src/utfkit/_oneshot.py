@@ -82,6 +82,7 @@ _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
+_utf8_count = lib.utfkit_utf8_count
 _transcode = lib.utfkit_transcode
 _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
@@ -174,7 +175,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
             return length
         if length <= CPYTHON_UP_TO:
             return len(data.decode(UTF_8, "replace"))
-        return int(_count(data, length, lib.UTFKIT_UTF8))
+        return int(_utf8_count(data, length))
     _, fixed, skip, source = _source(data, encoding, "count")
     return int(_count(after(source, skip), len(source) - skip, fixed.form))
 
