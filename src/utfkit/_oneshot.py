@@ -343,8 +343,10 @@ def _transcode_marked(data: object, plan: _Plan, out: object) -> Union[bytes, in
     rest, fixed, skip, signature, to = _without_mark(data, plan, "transcode")
     try:
         if out is None:
+            if signature:
+                return _transcode_signed(rest, _find_plan(fixed.name, to, plan.errors, "transcode"), signature)
             converted: bytes = transcode(rest, fixed.name, to, plan.errors)  # type: ignore[call-overload]
-            return signature + converted if signature else converted
+            return converted
         target = memoryview(out).cast("B")  # type: ignore[arg-type]
         if len(target) < len(signature):
             raise ValueError(
@@ -436,6 +438,27 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     output = _fresh_bytes(int(measured.written))
     target = ffi.from_buffer("uint8_t[]", output)
     result = _transcode(source, length, form, plan.target.form, plan.mode, target, len(target))
+    del target
+    if result.status != _OK:  # the same input converts as it measured
+        release(source)
+        raise_for(result, data, plan.source.name, plan.target.name)
+    return output
+
+
+def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
+    """`signature` (a byte-order mark), then transcode's output, written
+    into the result in place: measured first, as a large output is."""
+    source = input_view(data, "transcode")
+    length = len(source)
+    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
+    if measured.status != _OK:
+        release(source)
+        raise_for(measured, data, plan.source.name, plan.target.name)
+    output = _fresh_bytes(len(signature) + int(measured.written))
+    target = ffi.from_buffer("uint8_t[]", output)
+    ffi.memmove(target, signature, len(signature))
+    result = _transcode(source, length, plan.from_form, plan.to_form, plan.mode, target + len(signature),
+                        int(measured.written))
     del target
     if result.status != _OK:  # the same input converts as it measured
         release(source)
