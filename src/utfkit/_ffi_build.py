@@ -31,6 +31,7 @@ SOURCES = [
     "csrc/partial.c",
     "csrc/utfe8.c",
     "csrc/validate_many.c",
+    "csrc/offsets.c",
     "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_sse4.c",
