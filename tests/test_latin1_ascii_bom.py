@@ -274,3 +274,23 @@ def test_latin1_decoding_never_fails():
     utfkit.check(data, "latin-1")
     assert utfkit.valid_up_to(data, "latin-1") == len(data)
     assert utfkit.count(data, "latin-1") == len(data)
+
+
+# ---- columns (data + offsets) ------------------------------------------------------------
+
+
+def test_columns_take_latin1_and_ascii_item_by_item_and_refuse_the_mark_forms():
+    import array
+
+    items = [b"caf\xe9", b"abc", b"\xff", b""]
+    data = b"".join(items)
+    offsets = array.array("i", [0, 4, 7, 8, 8])
+    for encoding in ["latin-1", "ascii"]:
+        assert list(utfkit.validate_offsets(data, offsets, encoding)) == [
+            int(utfkit.validate(item, encoding)) for item in items]
+        assert list(utfkit.count_offsets(data, offsets, encoding)) == [utfkit.count(item, encoding) for item in items]
+        repaired, _ = utfkit.sanitize_offsets(data, offsets, encoding)
+        assert repaired == b"".join(utfkit.sanitize(item, encoding) for item in items)
+    for encoding in ["utf-16", "utf-32", "utf-8-sig"]:
+        with pytest.raises(ValueError, match="byte-order-mark"):
+            utfkit.validate_offsets(data, offsets, encoding)
