@@ -98,3 +98,36 @@ def test_validator_refuses_the_mark_forms_with_lookup_error():
     for encoding in MARKED:
         with pytest.raises(LookupError):
             utfkit.Validator(encoding)
+
+
+# ---- the command ------------------------------------------------------------------------
+
+
+def test_convert_reads_and_strips_a_mark_as_iconv_does(tmp_path, capsysbinary):
+    from utfkit import cli
+
+    source = tmp_path / "in.txt"
+    source.write_bytes(codecs.BOM_UTF16_BE + "héllo".encode("utf-16-be"))
+    assert cli.main(["convert", "-f", "utf-16", "-t", "utf-8", str(source), str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out").read_bytes() == "héllo".encode()
+    source.write_bytes("café".encode("latin-1"))
+    assert cli.main(["convert", "-f", "latin1", "-t", "utf-8-sig", str(source), str(tmp_path / "out2")]) == 0
+    assert (tmp_path / "out2").read_bytes() == codecs.BOM_UTF8 + "café".encode()
+
+
+@pytest.mark.parametrize(
+    "data, encoding, report",
+    [
+        (codecs.BOM_UTF16_BE + "a\n".encode("utf-16-be") + b"\xd8\x00\x00b", "utf-16",
+         "2:1: offset 6: illegal UTF-16 surrogate (bytes D8 00)"),
+        (codecs.BOM_UTF8 + b"a\xff", "utf-8-sig", "1:2: offset 4: invalid start byte (bytes FF)"),
+        (b"ab\x80c", "ascii", "1:3: offset 2: ordinal not in range(128) (bytes 80)"),
+    ],
+)
+def test_check_reads_the_mark_once_and_reports_file_offsets(data, encoding, report, tmp_path, capsys):
+    from utfkit import cli
+
+    source = tmp_path / "in.txt"
+    source.write_bytes(data)
+    assert cli.main(["check", "-e", encoding, str(source)]) == cli.EXIT_INVALID
+    assert report in capsys.readouterr().out

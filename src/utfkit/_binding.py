@@ -398,7 +398,7 @@ def reason(
     sequence, the surrogate code point it encodes -- and `to` the encoding
     a conversion was writing, if any.
     """
-    if encoding == "utf-8":
+    if encoding in ("utf-8", "utf-8-sig"):
         return _UTF_8_REASONS[status]
     if encoding == "ascii":
         return "ordinal not in range(128)"
