@@ -450,12 +450,27 @@ def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
     into the result in place: measured first, as a large output is."""
     source = input_view(data, "transcode")
     length = len(source)
+    capacity = len(signature) + -(-length // plan.unit) * plan.per_unit
+    if capacity <= _binding.SCRATCH_KEPT:  # as _transcode_new: one pass into the scratch, one copy out
+        try:
+            buffer = _take_scratch()
+            if buffer[2] < capacity:
+                buffer = new_scratch(capacity)
+        except IndexError:  # another thread's call holds the kept buffer
+            buffer = new_scratch(capacity)
+        ffi.memmove(buffer[0], signature, len(signature))
+        written: int = _packed(source, length, plan.how, buffer[0] + len(signature), capacity - len(signature))
+        if written >= 0:
+            output: bytes = _unpack(buffer[1], len(signature) + written)
+            give_scratch(buffer)
+            return output
+        give_scratch(buffer)  # the error is raised below
     measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
     if measured.status != _OK:
         release(source)
         raise_for(measured, data, plan.source.name, plan.target.name)
     output = _fresh_bytes(len(signature) + int(measured.written))
-    target = ffi.from_buffer("uint8_t[]", output)
+    target = ffi.from_buffer("uint8_t[]", output)  # (the mark and the output, written in place)
     ffi.memmove(target, signature, len(signature))
     result = _transcode(source, length, plan.from_form, plan.to_form, plan.mode, target + len(signature),
                         int(measured.written))
