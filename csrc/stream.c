@@ -34,7 +34,7 @@
 
 static int stream_form_is_known(int form)
 {
-    return form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8;
+    return form >= UTFKIT_UTF8 && form <= UTFKIT_ASCII; /* Latin-1 and ASCII: nothing is held */
 }
 
 static int form_is_utf8_family(int form)

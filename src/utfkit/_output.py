@@ -25,7 +25,7 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Optional
+from typing import BinaryIO, Optional
 
 __all__ = ["Output", "OutputError", "open_output"]
 
@@ -56,6 +56,11 @@ class Output:
             except OSError as error:
                 raise OutputError(f"{self.name}: {_describe(error)}") from None
             view = view[written:]
+
+    def file(self) -> BinaryIO:
+        """A binary file object writing to this destination, for writers that
+        want one (close it before commit())."""
+        return os.fdopen(os.dup(self._fd()), "wb")
 
     def _fd(self) -> int:
         if self._descriptor is None:

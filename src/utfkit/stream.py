@@ -40,6 +40,7 @@ from ._binding import (
     CPYTHON_DECODERS,
     ENCODINGS,
     as_bytes,
+    encode_error,
     error_mode,
     ffi,
     give_scratch,
@@ -215,6 +216,10 @@ class Validator:
 
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = lookup(encoding, "Validator").name
+        if ENCODINGS[self.encoding].marks:
+            raise LookupError(
+                f"Validator does not handle the encoding {self.encoding!r}: its byte order is decided "
+                "once, by a mark at the start; validate the fixed form the mark names")
         self._form = ENCODINGS[self.encoding].form
         self._fast = self._form in _SELF_CONTAINED_CHUNKS
         # validate()'s own UTF-8 constant takes its shortest path
@@ -362,9 +367,9 @@ class Validator:
 # --------------------------------------------------------- IncrementalDecoder
 
 
-def _restore_decoder(encoding: str, errors: str, carried: bytes) -> "IncrementalDecoder":
+def _restore_decoder(encoding: str, errors: str, state: Tuple[bytes, int]) -> "IncrementalDecoder":
     decoder = IncrementalDecoder(encoding, errors)
-    decoder.setstate((carried, 0))
+    decoder.setstate(state)
     return decoder
 
 
@@ -388,6 +393,11 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         super().__init__(errors)
         self.encoding = lookup(encoding, "IncrementalDecoder").name
         self._form = ENCODINGS[self.encoding].form
+        # The byte-order-mark forms: CPython's incremental decoder, which
+        # decides the byte order once, however the mark is split.
+        self._marked: Optional[codecs.IncrementalDecoder] = None
+        if ENCODINGS[self.encoding].marks:
+            self._marked = codecs.getincrementaldecoder(self.encoding)(errors)
         self._decode_part = CPYTHON_DECODERS.get(self.encoding)
         self._carried = b""
         self._guard = Exclusive("IncrementalDecoder")
@@ -395,6 +405,9 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def decode(self, input: "Buffer", final: bool = False) -> str:
         with self._guard:
             view = _byte_view(input, "decode")
+            if self._marked is not None:
+                self._marked.errors = self.errors
+                return self._marked.decode(view, final)
             errors = self.errors
             if not isinstance(errors, str):
                 raise TypeError(f"decode() 'errors' must be str, not {type(errors).__name__}")
@@ -429,13 +442,21 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def reset(self) -> None:
         with self._guard:
             self._carried = b""
+            if self._marked is not None:
+                self._marked.reset()
 
     def getstate(self) -> Tuple[bytes, int]:
-        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it."""
+        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it
+        (for utf-16 and utf-32, CPython's state: the byte order decided)."""
+        if self._marked is not None:
+            return self._marked.getstate()
         return (self._carried, 0)
 
     def setstate(self, state: Tuple[bytes, int]) -> None:
         with self._guard:
+            if self._marked is not None:
+                self._marked.setstate(state)
+                return
             carried = state[0]
             if not isinstance(carried, (bytes, bytearray)):
                 raise TypeError(f"setstate() needs (bytes, int), not ({type(carried).__name__}, ...)")
@@ -443,7 +464,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
     def __reduce__(self) -> Tuple[Any, ...]:
         errors = self.errors
-        return (_restore_decoder, (self.encoding, errors, self._carried))
+        return (_restore_decoder, (self.encoding, errors, self.getstate()))
 
 
 # ------------------------------------------------------ IncrementalTranscoder
@@ -451,7 +472,12 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
 def _restore_transcoder(from_: str, to: str, errors: str, state: Tuple[Any, ...]) -> "IncrementalTranscoder":
     transcoder = IncrementalTranscoder(from_, to, errors)
-    transcoder._stream = new_stream(state, transcoder._from_form)
+    head, source, signed, base, stream = state
+    transcoder._head = head
+    transcoder._source = ENCODINGS[source]
+    transcoder._signed = bool(signed)
+    transcoder._base = int(base)
+    transcoder._stream = new_stream(stream, transcoder._source.form)
     return transcoder
 
 
@@ -468,42 +494,88 @@ class IncrementalTranscoder:
     ``errors`` is ``strict``, ``replace`` or ``ignore``.  After a
     successful ``finish()`` the object starts a new stream at offset 0.
     The state lives in C (``utfkit_stream_transcode``, csrc/stream.c).
+
+    A byte-order-mark source (utf-16, utf-32, utf-8-sig) is read as the
+    fixed form its mark names, decided once the first bytes are in; a
+    byte-order-mark target is written with its mark before the first output.
     """
 
-    __slots__ = ("from_", "to", "errors", "_from_form", "_to_form", "_mode", "_stream", "_guard",
-                 "_source", "_target")
+    __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_guard",
+                 "_source", "_target", "_head", "_signature", "_signed", "_base")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
-        self._source = lookup(from_, "IncrementalTranscoder", "from_")
-        self._target = lookup(to, "IncrementalTranscoder", "to")
-        self.from_ = self._source.name
-        self.to = self._target.name
+        source = lookup(from_, "IncrementalTranscoder", "from_")
+        target = lookup(to, "IncrementalTranscoder", "to")
+        self.from_, self.to = source.name, target.name
         self._mode = error_mode(errors, "IncrementalTranscoder")
         self.errors = errors
-        self._from_form = self._source.form
+        self._source = ENCODINGS[source.marks[0][1]] if source.marks else source  # decided by the mark
+        self._target = ENCODINGS[target.marks[0][1]] if target.marks else target
+        self._signature = target.marks[0][0] if target.marks else b""
         self._to_form = self._target.form
         self._guard = Exclusive("IncrementalTranscoder")
-        self._stream = new_stream(None, self._from_form)
+        self._start_again()
+
+    def _start_again(self) -> None:
+        self._head: Optional[bytes] = b"" if ENCODINGS[self.from_].marks else None
+        self._signed = False
+        self._base = 0  # stream offset of the C stream's offset 0 (after a mark)
+        self._stream = new_stream(None, self._source.form)
 
     def reset(self) -> None:
         """Start a new stream (held-back bytes dropped)."""
         with self._guard:
-            _stream_init(self._stream, self._from_form)
+            self._start_again()
 
     @property
     def offset(self) -> int:
         """Bytes fed so far."""
-        return int(self._stream.offset)
+        if self._head is not None:
+            return len(self._head)
+        return self._base + int(self._stream.offset)
 
     def feed(self, chunk: "Buffer") -> bytes:
         """Convert the next chunk; returns the output of what it settles."""
         with self._guard:
-            return self._convert(chunk, 0)
+            if self._head is not None:
+                rest = self._after_mark(chunk, final=False)
+                if rest is None:
+                    return b""
+                chunk = rest
+            return self._signed_output(self._convert(chunk, 0))
 
     def finish(self) -> bytes:
         """End the stream: converts (or, with strict, raises for) the held-back bytes."""
         with self._guard:
-            return self._convert(b"", 1)
+            rest = self._after_mark(b"", final=True) if self._head is not None else b""
+            output = self._signed_output(self._convert(rest or b"", 1))
+            self._start_again()
+            return output
+
+    def _after_mark(self, chunk: "Buffer", final: bool) -> Optional[bytes]:
+        """The stream's bytes after its mark, once the mark is decided (as
+        CPython's decoder decides it: a whole mark at the start, else the
+        host's byte order); None while the bytes so far may still begin one."""
+        head = (self._head or b"") + _byte_view(chunk, "feed").tobytes()
+        marks = ENCODINGS[self.from_].marks
+        found = next(((mark, name) for mark, name in marks if head.startswith(mark)), None)
+        if found is None and not final and any(mark.startswith(head) for mark, _ in marks):
+            self._head = head
+            return None
+        mark, name = found if found is not None else (b"", marks[0][1])
+        self._source = ENCODINGS[name]
+        self._stream = new_stream(None, self._source.form)
+        self._head = None
+        # utf-16 and utf-32 count error positions from the stream's start,
+        # utf-8-sig from after its mark (CPython's decoders)
+        self._base = len(mark) if self.from_ != "utf-8-sig" else 0
+        return head[len(mark):]
+
+    def _signed_output(self, output: bytes) -> bytes:
+        if self._signed or not self._signature:
+            return output
+        self._signed = True
+        return self._signature + output
 
     def _convert(self, chunk: "Buffer", final: int) -> bytes:
         source = input_view(chunk, "feed")
@@ -522,16 +594,20 @@ class IncrementalTranscoder:
             give_scratch(buffer)
 
     def _raise(self, result: Any, chunk: object) -> None:
-        if result.status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+        status = result.status
+        if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
             raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
+        if status == lib.UTFKIT_UNENCODABLE:  # CPython's encoder says where and why, in this chunk's text
+            raise encode_error(as_bytes(chunk), self._source.name, self._target.name)
         stream = self._stream
-        why = reason(result.status, self.from_, stream.error_unit, result.subpart_length, self.to)
-        start = int(result.position)
-        raise UnicodeDecodeError(self.from_, as_bytes(chunk), start, start + int(result.subpart_length), why)
+        name = self._source.name
+        why = reason(status, name, stream.error_unit, result.subpart_length, self._target.name)
+        start = self._base + int(result.position)
+        raise UnicodeDecodeError(name, as_bytes(chunk), start, start + int(result.subpart_length), why)
 
     def __reduce__(self) -> Tuple[Any, ...]:
         with self._guard:
-            state = stream_state(self._stream)
+            state = (self._head, self._source.name, self._signed, self._base, stream_state(self._stream))
         return (_restore_transcoder, (self.from_, self.to, self.errors, state))
 
     def __repr__(self) -> str:
