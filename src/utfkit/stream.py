@@ -130,13 +130,15 @@ def _stream_form(name: str, owner: str) -> int:
 
 
 # Forms in which a well-formed chunk leaves nothing for the next one to
-# complete or contradict: UTF-8 (Table 3-7), UTF-16 and UTF-32.  (WTF-8 is
+# complete or contradict: UTF-8 (Table 3-7), UTF-16, UTF-32, UTF-E-8 and
+# RFC 2279 UTF-8.  (WTF-8 is
 # not among them: a chunk ending in a lead surrogate sequence is well-formed,
 # and a trail surrogate sequence starting the next chunk makes the pair
 # ill-formed.)  For these, a stream between characters needs no C state:
 # a chunk that validates whole just moves the offset on.
 _SELF_CONTAINED_CHUNKS = frozenset(
-    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE,
+     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279}
 )
 _validate = lib.utfkit_validate
 _stream_init = lib.utfkit_stream_init
