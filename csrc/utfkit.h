@@ -188,6 +188,13 @@ typedef enum utfkit_errors {
 utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                uint8_t *dst, size_t cap);
 
+/* utfkit_transcode for bindings that pay per argument and per returned
+ * struct (Python through cffi, where both cost more than converting a short
+ * input): `how` is from | to << 4 | errors << 8.  Returns the bytes written
+ * when the status is OK, else -1 - status; the call is deterministic, so a
+ * caller that needs the rest of the result calls utfkit_transcode again. */
+int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
+
 /* Exact length of utfkit_transcode's output in written (status OK), or the
  * first ill-formed subsequence with errors = STRICT. */
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,

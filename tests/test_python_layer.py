@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import utfkit
-from utfkit import _oneshot
+import utfkit._binding
 
 UNICODE_FORMS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
 ALL_FORMS = UNICODE_FORMS + ["wtf-8", "cesu-8", "mutf-8"]
@@ -103,7 +103,7 @@ def test_the_plan_cache_never_hides_a_wrong_argument():
 
 def test_a_large_fresh_output_is_measured_and_written_in_place():
     """Past the kept scratch size the output is measured first."""
-    text = "\u0436" * (_oneshot._binding.SCRATCH_KEPT // 2 + 7)
+    text = "\u0436" * (utfkit._binding.SCRATCH_KEPT // 2 + 7)
     data = text.encode("utf-8")
     assert utfkit.transcode(data, "utf-8", "utf-32-le") == text.encode("utf-32-le")
     broken = data[:-1]

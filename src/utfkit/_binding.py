@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import array
 import codecs
-import threading
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._native import ffi, lib
 
@@ -36,7 +35,11 @@ __all__ = [
     "raise_for",
     "reason",
     "release",
+    "Scratch",
+    "give_scratch",
+    "new_scratch",
     "scratch",
+    "take_scratch",
     "surrogate_sequence_unit",
     "worst_case_size",
 ]
@@ -160,6 +163,9 @@ def error_mode(errors: object, function: str) -> int:
 
 # ------------------------------------------------------------------ buffers
 
+_BYTES = ffi.typeof("uint8_t[]")  # parsed once, not per call
+_from_buffer = ffi.from_buffer
+
 
 def input_view(data: object, function: str) -> Any:
     """What to hand C as ``const uint8_t *`` for `data`, without a copy.
@@ -177,7 +183,7 @@ def input_view(data: object, function: str) -> Any:
             "(encode the text first, e.g. text.encode('utf-8'))"
         )
     try:
-        return ffi.from_buffer("uint8_t[]", data)
+        return _from_buffer(_BYTES, data)
     except TypeError:
         raise TypeError(
             f"{function}() argument 'data' must be a bytes-like object, not {type(data).__name__!r}"
@@ -191,7 +197,7 @@ def input_view(data: object, function: str) -> Any:
 def output_view(out: object, function: str) -> Any:
     """A writable uint8_t[] view of `out` (no copy)."""
     try:
-        return ffi.from_buffer("uint8_t[]", out, require_writable=True)
+        return _from_buffer(_BYTES, out, True)  # require_writable, passed by position: half the cost
     except TypeError:
         raise TypeError(
             f"{function}() argument 'out' must be a writable bytes-like object "
@@ -223,23 +229,45 @@ SIZE_MAX = int(ffi.cast("size_t", -1))
 # Memory that C overwrites anyway: no zero-filling.
 new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 
-# Scratch space for output, one per thread, reused from call to call: a
-# conversion writes there and the result is copied out, so no call touches
-# more fresh pages than its result's.  Kept up to this size; a larger
-# conversion measures its output first (see the byte API).
+# Scratch space for output, reused from call to call: a conversion writes
+# there and the result is copied out, so no call touches more fresh pages
+# than its result's.  Kept up to this size; a larger conversion measures its
+# output first (see the byte API).
 SCRATCH_KEPT = 4 << 20
-_scratch = threading.local()
+
+# A scratch buffer: as ``uint8_t[]`` for C to write, as ``char *`` for
+# ffi.unpack to copy out as ``bytes`` in one call, and its size.
+Scratch = Tuple[Any, Any, int]
 
 
-def scratch(size: int) -> Tuple[Any, Any]:
-    """This thread's scratch buffer of at least `size` (<= SCRATCH_KEPT)
-    bytes: as ``uint8_t[]`` for C to write, and as ``char *`` for
-    ffi.unpack to copy out as ``bytes`` in one call."""
-    spaces: Optional[Tuple[Any, Any]] = getattr(_scratch, "spaces", None)
-    if spaces is None or len(spaces[0]) < size:
-        space = new_uninitialized("uint8_t[]", max(size, 1 << 16))
-        spaces = _scratch.spaces = (space, ffi.cast("char *", space))
-    return spaces
+def new_scratch(size: int) -> Scratch:
+    space = new_uninitialized("uint8_t[]", max(size, 1 << 16))
+    return (space, ffi.cast("char *", space), len(space))
+
+
+# The kept buffer, in a list used as a pool of one: take_scratch() pops it
+# (IndexError while another thread's call holds it -- that call then gets
+# a buffer of its own) and give_scratch() puts it back.  Each is one C call,
+# atomic under the GIL; a thread-local would cost several times more.
+_POOL: List[Scratch] = [new_scratch(1 << 16)]
+take_scratch = _POOL.pop
+
+
+def give_scratch(buffer: Scratch) -> None:
+    """Keep `buffer` for the next call, unless one is kept already or it is
+    larger than SCRATCH_KEPT."""
+    if not _POOL and buffer[2] <= SCRATCH_KEPT:
+        _POOL.append(buffer)
+
+
+def scratch(size: int) -> Scratch:
+    """A scratch buffer of at least `size` bytes for one call, to be handed
+    back with give_scratch()."""
+    try:
+        buffer = take_scratch()
+    except IndexError:
+        return new_scratch(size)
+    return buffer if buffer[2] >= size else new_scratch(size)
 
 
 def worst_case_size(length: int, source: Encoding, target: Encoding) -> int:

@@ -27,13 +27,17 @@ from ._binding import (
     decode_error,
     error_mode,
     ffi,
+    give_scratch,
     input_view,
     lib,
     lookup,
+    new_scratch,
     new_uninitialized,
     output_view,
     raise_for,
     release,
+    scratch,
+    take_scratch,
     worst_case_size,
 )
 
@@ -64,16 +68,20 @@ ISASCII_UP_TO = 4096
 # bytes of Cyrillic or CJK text).
 CPYTHON_UP_TO = 96
 # transcode between UTF-8, UTF-16 and UTF-32 through CPython's codec
-# functions up to this input size, and ASCII input up to the second (whose
-# conversion CPython does by widening and narrowing, fast).
+# functions up to this input size, and UTF-8 input that is ASCII up to the
+# second (CPython converts ASCII by copying and widening, fast).
 CPYTHON_TRANSCODE_UP_TO = 512
-CPYTHON_ASCII_TRANSCODE_UP_TO = 2048
+CPYTHON_ASCII_TRANSCODE_UP_TO = 8192
 
 _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _transcode = lib.utfkit_transcode
+_from_buffer = ffi.from_buffer
+_BYTES = ffi.typeof("uint8_t[]")
+_packed = lib.utfkit_transcode_packed
+_take_scratch = take_scratch
 _OK = lib.UTFKIT_OK
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
@@ -176,28 +184,20 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
     length = len(source)
     if _validate(source, length, known.form):
         return as_bytes(data)
+    # a final partial unit becomes a whole U+FFFD; in the UTF-8-based forms
+    # a single byte can become one (3 bytes)
+    capacity = 3 * length if known.unit_size == 1 else length + known.unit_size
+    buffer = scratch(capacity)
     try:
         if known is UTF8:  # valid runs copied whole, not re-encoded
-            capacity = 3 * length
-            space = _scratch_or_new(capacity)
-            result = lib.utfkit_utf8_sanitize(source, length, space, capacity)
+            result = lib.utfkit_utf8_sanitize(source, length, buffer[0], capacity)
         else:
-            # a final partial unit becomes a whole U+FFFD; in the UTF-8-based
-            # forms a single byte can become one (3 bytes)
-            capacity = 3 * length if known.unit_size == 1 else length + known.unit_size
-            space = _scratch_or_new(capacity)
-            result = _transcode(source, length, known.form, known.form, lib.UTFKIT_REPLACE, space, capacity)
+            result = _transcode(source, length, known.form, known.form, lib.UTFKIT_REPLACE, buffer[0], capacity)
         raise_for(result, data, known.name)
-        return bytes(ffi.buffer(space, result.written))
+        return _unpack(buffer[1], result.written)  # type: ignore[no-any-return]
     finally:
+        give_scratch(buffer)
         release(source)
-
-
-def _scratch_or_new(capacity: int) -> Any:
-    """Room for `capacity` bytes of output that is copied out afterwards."""
-    if capacity <= _binding.SCRATCH_KEPT:
-        return _binding.scratch(capacity)[0]
-    return new_uninitialized("uint8_t[]", capacity)
 
 
 # ------------------------------------------------------------------ transcode
@@ -208,7 +208,7 @@ class _Plan:
     worked out once."""
 
     __slots__ = ("source", "target", "mode", "errors", "identity", "decode", "encode", "from_utf8",
-                 "unit", "per_unit", "from_form", "to_form")
+                 "unit", "per_unit", "from_form", "to_form", "how")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -228,6 +228,7 @@ class _Plan:
         self.per_unit = worst_case_size(source.unit_size, source, target)
         self.from_form = source.form
         self.to_form = target.form
+        self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
 
 
 _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
@@ -271,9 +272,9 @@ def transcode(
         plan = last[3]  # the same argument objects as last time: no lookup at all
     else:
         plan = _find_plan(from_, to, errors, "transcode")
-    if type(data) is bytes and plan.decode is not None and (
+    if type(data) is bytes and plan.decode is not None and out is None and (
             len(data) <= CPYTHON_TRANSCODE_UP_TO
-            or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
+            or (plan.from_utf8 and len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
         if plan.from_utf8:
             converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]
@@ -281,13 +282,17 @@ def transcode(
             converted = encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
         if out is None:
             return converted
-        if type(out) is bytearray and len(converted) <= len(out):
-            out[: len(converted)] = converted
-            return len(converted)
         return _copy_into(converted, out)
-    source = input_view(data, "transcode")
+    source = data if type(data) is bytes else input_view(data, "transcode")
     if out is not None:
-        return _transcode_into(source, data, plan, out)
+        try:
+            target = _from_buffer(_BYTES, out, True)
+        except Exception:
+            target = output_view(out, "transcode")
+        written: int = _packed(source, len(source), plan.how, target, len(target))
+        if written >= 0:
+            return written
+        return _transcode_into_failed(source, data, plan, target)
     return _transcode_new(source, data, plan)
 
 
@@ -314,13 +319,12 @@ def _copy_into(converted: bytes, out: object) -> int:
     return len(converted)
 
 
-def _transcode_into(source: Any, data: object, plan: _Plan, out: object) -> int:
-    target = output_view(out, "transcode")
+def _transcode_into_failed(source: Any, data: object, plan: _Plan, target: Any) -> int:
+    """Raise what the packed call into `target` reported: the same call
+    again gives the whole result."""
     room = len(target)
     result = _transcode(source, len(source), plan.source.form, plan.target.form, plan.mode, target, room)
     status = result.status
-    if status == _OK:
-        return int(result.written)
     release(target)
     release(source)
     if status == _OUTPUT_TOO_SMALL:
@@ -343,12 +347,23 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
         return as_bytes(data)  # well-formed already: the output is the input, no copy
     capacity = -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:
-        space, as_chars = _binding.scratch(capacity)
-        result = _transcode(source, length, form, plan.to_form, plan.mode, space, capacity)
-        if result.status != _OK:
-            release(source)
-            raise_for(result, data, plan.source.name, plan.target.name)
-        return _unpack(as_chars, result.written)  # type: ignore[no-any-return]
+        try:
+            buffer = _take_scratch()
+            if buffer[2] < capacity:
+                buffer = new_scratch(capacity)
+        except IndexError:  # another thread's call holds the kept buffer
+            buffer = new_scratch(capacity)
+        written: int = _packed(source, length, plan.how, buffer[0], capacity)
+        if written >= 0:
+            output = _unpack(buffer[1], written)
+            give_scratch(buffer)
+            return output  # type: ignore[no-any-return]
+        # the same call again, for the whole result
+        result = _transcode(source, length, form, plan.to_form, plan.mode, buffer[0], capacity)
+        give_scratch(buffer)
+        release(source)
+        raise_for(result, data, plan.source.name, plan.target.name)
+        raise AssertionError("unreachable")  # raise_for raised
     # Large: measure first, then write straight into the result, so that no
     # page is touched beyond the result's own.
     measured = lib.utfkit_transcoded_length(source, length, form, plan.target.form, plan.mode)

@@ -42,7 +42,7 @@ from ._binding import (
     reason,
     release,
 )
-from ._oneshot import UTF_8, transcode, validate
+from ._oneshot import ISASCII_UP_TO, UTF_8, transcode, validate
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -145,6 +145,10 @@ _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
 _OK = lib.UTFKIT_OK
 
+# A Validator's states: between characters (no C state needed), inside the
+# C stream state, finished, failed (its error kept).
+_BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = 0, 1, 2, 3
+
 
 # ------------------------------------------------------------------ Validator
 
@@ -175,7 +179,7 @@ class Validator:
     character or holds an error.
     """
 
-    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished", "_base", "_in_c",
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
                  "_fast", "_validate_as")
 
     def __init__(self, encoding: str = "utf-8") -> None:
@@ -185,58 +189,57 @@ class Validator:
         # validate()'s own UTF-8 constant takes its shortest path
         self._validate_as = UTF_8 if self.encoding == UTF_8 else self.encoding
         self._stream = ffi.new("utfkit_stream *")
-        self._guard = Exclusive("Validator")
+        self._guard = guard = Exclusive("Validator")
+        self._take = guard.take
+        self._give = guard.give
         self._error: Optional[UnicodeDecodeError] = None
-        self._finished = False
         self._base = 0  # stream offset where the C state starts counting
-        self._in_c = False  # whether the C state holds the stream (else it is between characters)
+        self._state = _BETWEEN_CHARACTERS
         if not self._fast:
             self._start_c(0)
 
     def _start_c(self, base: int) -> None:
         _stream_init(self._stream, self._form)
         self._base = base
-        self._in_c = True
+        self._state = _IN_C
 
     def reset(self) -> None:
         """Start a new stream at offset 0."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
-        self._error = None
-        self._finished = False
+            self._guard.refuse()
         self._base = 0
         if self._fast:
-            self._in_c = False
+            self._state = _BETWEEN_CHARACTERS
         else:
             self._start_c(0)
-        guard.give(True)
+        self._give(True)
 
     @property
     def offset(self) -> int:
         """Bytes fed so far (the stream offset of the next byte)."""
-        return self._base + int(self._stream.offset) if self._in_c else self._base
+        return self._base + int(self._stream.offset) if self._state == _IN_C else self._base
 
     def feed(self, chunk: "Buffer") -> None:
         """Check the next chunk of the stream (any bytes-like object, read in place)."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
+            self._guard.refuse()
         try:
-            if self._error is not None or self._finished:
-                self._refuse_feed()
-            if not self._in_c and type(chunk) is bytes:
-                if validate(chunk, self._validate_as):  # short chunks never cross into C
+            state = self._state
+            if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
+                if (self._validate_as is UTF_8 and len(chunk) <= ISASCII_UP_TO and chunk.isascii()) \
+                        or validate(chunk, self._validate_as):  # short chunks never cross into C
                     self._base += len(chunk)
                     return
                 self._start_c(self._base)
+            elif state > _IN_C:
+                self._refuse_feed()
             source = input_view(chunk, "feed")
             length = len(source)
-            if not self._in_c:
+            if self._state == _BETWEEN_CHARACTERS:
                 if _validate(source, length, self._form):
                     self._base += length
                     return
@@ -249,48 +252,56 @@ class Validator:
             if self._fast and stream.pending_length == 0:
                 # between characters again: the C state is not needed
                 self._base += int(stream.offset)
-                self._in_c = False
+                self._state = _BETWEEN_CHARACTERS
         finally:
-            guard.give(True)
+            self._give(True)
 
     def finish(self) -> None:
         """End the stream: raise if it ends inside a character."""
-        guard = self._guard
         try:
-            guard.take()
+            self._take()
         except IndexError:
-            guard.refuse()
+            self._guard.refuse()
         try:
-            if self._error is not None:
+            state = self._state
+            if state == _BETWEEN_CHARACTERS:
+                self._state = _FINISHED
+                return
+            if state == _FAILED:
                 self._raise_earlier_error()
-            self._finished = True
-            if not self._in_c:
+            if state == _FINISHED:
                 return
             stream = self._stream
             unfinished = ffi.buffer(stream.pending, stream.pending_length)[:]
             if lib.utfkit_stream_finish(stream).status != _OK:
                 self._fail(unfinished)
+            self._base += int(stream.offset)  # the count moves out of the C state
+            self._state = _FINISHED
         finally:
-            guard.give(True)
+            self._give(True)
 
     def _refuse_feed(self) -> None:
         self._raise_earlier_error()
         raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
 
     def _raise_earlier_error(self) -> None:
-        if self._error is not None:
-            error = self._error
+        error = self._error
+        if self._state == _FAILED and error is not None:
             raise UnicodeDecodeError(error.encoding, error.object, error.start, error.end, error.reason)
 
-    def _fail(self, chunk: bytes) -> None:
+    def _fail(self, chunk: bytes) -> NoReturn:
+        """Record and raise the C state's error; the count moves out of it."""
         stream = self._stream
         why = reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
         start = self._base + int(stream.error_position)
         self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
+        self._base += int(stream.offset)
+        self._state = _FAILED
         self._raise_earlier_error()
+        raise AssertionError("unreachable")
 
     def __repr__(self) -> str:
-        state = "failed" if self._error else "finished" if self._finished else "open"
+        state = "failed" if self._state == _FAILED else "finished" if self._state == _FINISHED else "open"
         return f"<utfkit.Validator {self.encoding} offset={self.offset} {state}>"
 
 
