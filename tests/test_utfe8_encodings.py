@@ -245,6 +245,26 @@ def test_validator_fails_fast_where_check_fails(encoding, data, cuts):
         assert not errors and validator.offset == len(data)
 
 
+@pytest.mark.parametrize("source, target", [(UTFE8, "utf-16-le"), (UTFE8, RFC2279), (RFC2279, UTFE8),
+                                            (RFC2279, "utf-8")])
+@pytest.mark.parametrize("errors", ["strict", "replace", "ignore"])
+@given(data=utfe8_bytes, cuts=st.lists(st.integers(0, 200), max_size=6))
+def test_incremental_transcoder_equals_one_shot_however_split(source, target, errors, data, cuts):
+    try:
+        whole = utfkit.transcode(data, source, target, errors)
+    except UnicodeDecodeError as error:
+        whole = (error.start, error.end, error.reason)
+    transcoder = utfkit.IncrementalTranscoder(source, target, errors)
+    bounds = sorted({cut % (len(data) + 1) for cut in cuts} | {0, len(data)})
+    try:
+        pieces = [transcoder.feed(data[begin:end]) for begin, end in zip(bounds, bounds[1:])]
+        pieces.append(transcoder.finish())
+        split = b"".join(pieces)
+    except UnicodeDecodeError as error:
+        split = (error.start, error.end, error.reason)
+    assert split == whole
+
+
 # ---- to and from the Unicode forms ---------------------------------------------------------------
 
 unicode_text = st.text(st.characters(blacklist_categories=("Cs",)))

@@ -53,6 +53,9 @@ __all__ = ["Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validato
 # at most 4 bytes: 4 - len(carried) more bytes always settle what the
 # carried bytes begin (csrc/stream.c, STREAM_DECISION_BYTES).
 _DECISION_BYTES = 4
+# UTF-E-8's longest sequence is 13 bytes (seed 002 section 3.4; csrc/stream.c,
+# UTFE8_DECISION_BYTES), and RFC 2279 is read by the same reader.
+_LONG_DECISION_BYTES = {"utf-e-8": 13, "utf-8-rfc2279": 13}
 
 # A piece cut before an unfinished character that ends inside a character
 # is, in the whole stream, cut short by that character's first byte: a
@@ -61,6 +64,8 @@ _DECISION_BYTES = 4
 # (csrc/stream.c, check_before_suffix).
 _INTERRUPTED_REASON = {
     "utf-8": "invalid continuation byte",
+    "utf-e-8": "invalid continuation byte",
+    "utf-8-rfc2279": "invalid continuation byte",
     "utf-16-le": "illegal UTF-16 surrogate",
     "utf-16-be": "illegal UTF-16 surrogate",
 }
@@ -417,7 +422,8 @@ class IncrementalTranscoder:
     successful ``finish()`` the object starts a new stream at offset 0.
     """
 
-    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
+    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted",
+                 "_decision_bytes")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
         self.from_ = lookup(from_, "IncrementalTranscoder", "from_").name
@@ -426,6 +432,7 @@ class IncrementalTranscoder:
         self.errors = errors
         self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
         self._interrupted = _INTERRUPTED_REASON.get(self.from_)
+        self._decision_bytes = _LONG_DECISION_BYTES.get(self.from_, _DECISION_BYTES)
         self._guard = Exclusive("IncrementalTranscoder")
         self._carried = b""
         self._offset = 0
@@ -459,7 +466,7 @@ class IncrementalTranscoder:
         outputs, resume = [], 0
         while carried and (resume < length or final):
             # Settle the carried character with the next bytes of the chunk.
-            taken = min(length - resume, _DECISION_BYTES - len(carried))
+            taken = min(length - resume, self._decision_bytes - len(carried))
             head = carried + view[resume : resume + taken].tobytes()
             ends = final and resume + taken == length
             suffix = 0 if ends else lib.utfkit_incomplete_suffix_length(head, len(head), form)
