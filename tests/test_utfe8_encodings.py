@@ -386,6 +386,38 @@ def test_cli_check_takes_the_names(tmp_path, capsys):
     assert cli.main(["check", "-e", UTFE8, str(path)]) == cli.EXIT_VALID
 
 
+@given(values=st.lists(st.sampled_from([0x41, 0x0A, 0xE9, 0x7FFFFFFF, 0x80000000, 0x1000000000]),
+                       max_size=14),
+       damage=st.tuples(st.integers(0, 200), st.integers(0, 255)))
+def test_cli_check_reads_sequences_cut_by_its_chunks(values, damage, tmp_path_factory):
+    """A 13-byte sequence across a chunk boundary is carried whole."""
+    import io
+    from contextlib import redirect_stdout
+
+    from utfkit import cli
+
+    data = bytearray(utfkit.utfe8_encode(values))
+    if data:
+        data[damage[0] % len(data)] = damage[1]
+    path = tmp_path_factory.mktemp("chunks") / "text.bin"
+    path.write_bytes(data)
+    for encoding in (UTFE8, RFC2279):
+        printed, chunk_size = io.StringIO(), cli.CHUNK_SIZE
+        try:
+            cli.CHUNK_SIZE = 16
+            with redirect_stdout(printed):
+                status = cli.main(["check", "-e", encoding, str(path)])
+        finally:
+            cli.CHUNK_SIZE = chunk_size
+        try:
+            utfkit.check(data, encoding)
+        except UnicodeDecodeError as error:
+            assert status == cli.EXIT_INVALID
+            assert f": offset {error.start}: {error.reason} (bytes " in printed.getvalue()
+        else:
+            assert status == cli.EXIT_VALID
+
+
 def test_validate_uses_no_more_than_utf8_on_utf8_text():
     """issue 15: UTF-8 runs go through the UTF-8 kernel; a result check
     only (speed is measured in benchmarks, not asserted here)."""
