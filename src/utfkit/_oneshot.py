@@ -77,6 +77,7 @@ _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
+_utf8_count = lib.utfkit_utf8_count
 _transcode = lib.utfkit_transcode
 _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
@@ -154,7 +155,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
             return length
         if length <= CPYTHON_UP_TO:
             return len(data.decode(UTF_8, "replace"))
-        return int(_count(data, length, lib.UTFKIT_UTF8))
+        return int(_utf8_count(data, length))
     form = lookup(encoding, "count").form
     source = input_view(data, "count")
     return int(_count(source, len(source), form))
