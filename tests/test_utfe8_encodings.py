@@ -211,6 +211,15 @@ def test_byte_level_calls_follow_the_reference(encoding, data):
         end - start for item, start, end in expected if isinstance(item, int))
 
 
+@pytest.mark.skipif(not hasattr(utfkit, "iter_errors"), reason="iter_errors is not in this build yet (issue 12)")
+@pytest.mark.parametrize("encoding", [UTFE8, RFC2279])
+@given(data=utfe8_bytes)
+def test_iter_errors_yields_every_maximal_subpart_of_the_reference(encoding, data):
+    expected = [item for item in reference_decode(data, LIMITS[encoding]) if not isinstance(item[0], int)]
+    found = [(error.reason, error.start, error.end) for error in utfkit.iter_errors(data, encoding)]
+    assert found == expected
+
+
 def decided_at(data: bytes, limit: int) -> int:
     """The length of the shortest prefix of `data` that no bytes after it can
     make well-formed (len(data) + 1 when only its end decides that)."""
