@@ -51,7 +51,13 @@ typedef enum utfkit_status {
     /* dst[0..cap) and src[0..len) share memory: refused before anything is
      * read or written (a conversion reads ahead of what it writes, and
      * writes more than it reads, so no overlap converts correctly). */
-    UTFKIT_OVERLAPPING_BUFFERS = 7
+    UTFKIT_OVERLAPPING_BUFFERS = 7,
+    /* Latin-1 or ASCII output with errors = STRICT: the text holds a
+     * character the destination cannot encode (above U+00FF, or above U+007F).
+     * Reported only when the input has no ill-formed subsequence (a decoder
+     * runs before an encoder, as in CPython's decode().encode()); written is
+     * then the index, in characters, of the first such character. */
+    UTFKIT_UNENCODABLE = 8
 } utfkit_status;
 
 typedef struct utfkit_result {
@@ -117,6 +123,17 @@ typedef enum utfkit_form {
      * lone surrogates as Java strings do, and writes U+0000 as C0 80 (a raw
      * 00 byte is ill-formed). */
     UTFKIT_MUTF8 = 7,
+    /* ISO/IEC 8859-1 as CPython's latin-1 codec reads it: each byte is the
+     * code point of its value, so Latin-1 input is never ill-formed; as a
+     * destination it encodes U+0000..U+00FF, one byte each. */
+    UTFKIT_LATIN1 = 8,
+    /* ASCII (ISO/IEC 646 IRV): bytes 00..7F; a byte 80..FF is ill-formed
+     * (UTFKIT_INVALID_START, 1 byte); as a destination it encodes
+     * U+0000..U+007F.  Into Latin-1 and ASCII, a character the destination
+     * cannot encode becomes '?' with REPLACE (as does a U+FFFD that replaces
+     * an ill-formed subsequence), is left out with IGNORE, and with STRICT
+     * makes the conversion report UTFKIT_UNENCODABLE. */
+    UTFKIT_ASCII = 9,
     /* UTF-E-8 (seed 002): UTF-8 extended to code points up to
      * U+7FFFFFFFFFFFFFFF, surrogates included (see the UTF-E-8 section
      * below).  Read into another form, a code point the form cannot hold --
@@ -195,6 +212,21 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
  * caller that needs the rest of the result calls utfkit_transcode again. */
 int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
 
+/* Bounded conversion: converts the longest prefix of src whose output fits
+ * in dst[0..cap), cut where a reader of the whole of src would be between
+ * characters (or ill-formed subsequences), so that converting src[position..)
+ * next continues the output exactly.  With final = 0, an unfinished
+ * character at the end of src is left unconverted (the caller passes it
+ * again with more input).  position = bytes consumed, written = bytes
+ * written; status UTFKIT_OUTPUT_TOO_SMALL when the next character does not
+ * fit, else OK (all of src but that unfinished character is converted, or,
+ * with STRICT, an error comes next).  With STRICT, the call that starts at
+ * an ill-formed subsequence reports it (position in src, written 0), and
+ * one that starts at a character `to` cannot encode reports
+ * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
+utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
+                                       int errors, int final, uint8_t *dst, size_t cap);
+
 /* Exact length of utfkit_transcode's output in written (status OK), or the
  * first ill-formed subsequence with errors = STRICT. */
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,
@@ -263,6 +295,73 @@ utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors, ui
 /* The first ill-formed subsequence of UTF-E-8 input (written = code points
  * before it). */
 utfkit_result utfkit_utfe8_check(const uint8_t *src, size_t len);
+
+/* ---- columns: many strings in Apache Arrow's layout ---- */
+
+/* A column of `entries - 1` items (none when entries is 0) laid out as
+ * Apache Arrow lays out a binary or string array (Arrow Columnar Format,
+ * "Variable-size Binary Layout"): item i is src[offsets[i] .. offsets[i+1]).
+ * The offsets are `entries` signed integers of offset_width bytes (4: int32,
+ * 8: int64) in native byte order, read from offsets[] whatever its
+ * alignment.  Before anything else every function checks them -- each at
+ * least 0 and at most len, none below the one before -- so that no item
+ * reaches outside src[0..len); a column that fails writes nothing. */
+typedef enum utfkit_offsets_status {
+    UTFKIT_OFFSETS_OK = 0,
+    UTFKIT_OFFSETS_BAD_WIDTH = 1,        /* offset_width is neither 4 nor 8 */
+    UTFKIT_OFFSETS_NEGATIVE = 2,         /* offsets[index] < 0 */
+    UTFKIT_OFFSETS_DECREASING = 3,       /* offsets[index] < offsets[index - 1] */
+    UTFKIT_OFFSETS_PAST_END = 4,         /* offsets[index] > len */
+    /* dst or the new offsets cannot hold the output: value is the exact
+     * number of bytes needed; dst[0..cap) may hold part of it. */
+    UTFKIT_OFFSETS_OUTPUT_TOO_SMALL = 5,
+    /* the output's offsets would not fit in offset_width bytes (an int32
+     * column growing past 2^31 - 1 bytes) */
+    UTFKIT_OFFSETS_TOO_LARGE = 6,
+    /* item `index` is ill-formed and errors is UTFKIT_STRICT: `item` says
+     * where, counted from the item's first byte */
+    UTFKIT_OFFSETS_ILL_FORMED = 7
+} utfkit_offsets_status;
+
+typedef struct utfkit_offsets_result {
+    int status;          /* a utfkit_offsets_status */
+    size_t index;        /* the offset (bad offsets) or the item (ill-formed) at fault */
+    size_t value;        /* validate: well-formed items; convert: bytes written (or needed) */
+    size_t repaired;     /* utfkit_offsets_sanitize: items that were ill-formed */
+    utfkit_result item;  /* UTFKIT_OFFSETS_ILL_FORMED: the item's first ill-formed subsequence */
+} utfkit_offsets_result;
+
+/* Sets valid[i] to 1 if item i is well-formed in `form`, else 0; value =
+ * the number of well-formed items. */
+utfkit_offsets_result utfkit_offsets_validate(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                              size_t entries, int offset_width, int form,
+                                              uint8_t *valid);
+
+/* Sets counts[i] to the code points utfkit_count gives for item i. */
+utfkit_offsets_result utfkit_offsets_count(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                           size_t entries, int offset_width, int form,
+                                           int64_t *counts);
+
+/* Repairs a column: item i of the output is item i with each ill-formed
+ * subsequence replaced by U+FFFD, as utfkit_transcode(form, form,
+ * UTFKIT_REPLACE) writes it (UTF-8: utfkit_utf8_sanitize).  When every item
+ * is well-formed nothing is written and repaired is 0: the input column is
+ * its own repair.  Otherwise dst[0..value) holds the items end to end and
+ * new_offsets (`entries` offsets of offset_width bytes, room for
+ * new_offsets_cap bytes) their offsets, starting at 0. */
+utfkit_offsets_result utfkit_offsets_sanitize(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                              size_t entries, int offset_width, int form,
+                                              uint8_t *dst, size_t cap,
+                                              uint8_t *new_offsets, size_t new_offsets_cap);
+
+/* Converts every item as utfkit_transcode(from, to, errors) does, writing
+ * the items end to end in dst and their offsets (offset_width bytes each,
+ * starting at 0) in new_offsets.  With UTFKIT_STRICT the first ill-formed
+ * item stops it: UTFKIT_OFFSETS_ILL_FORMED. */
+utfkit_offsets_result utfkit_offsets_transcode(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                               size_t entries, int offset_width, int from, int to,
+                                               int errors, uint8_t *dst, size_t cap,
+                                               uint8_t *new_offsets, size_t new_offsets_cap);
 
 /* ---- kernels ---- */
 

@@ -6,11 +6,13 @@ array -- and is never copied on the way in; positions are byte offsets.
 """
 
 from ._kernels import backend
+from ._offsets import count_offsets, sanitize_offsets, validate_offsets
 from ._oneshot import (
     check,
     count,
     sanitize,
     transcode,
+    transcode_partial,
     transcoded_length,
     valid_up_to,
     validate,
@@ -31,16 +33,20 @@ __all__ = [
     "backend",
     "check",
     "count",
+    "count_offsets",
     "decode",
     "encode",
     "register_codecs",
     "sanitize",
+    "sanitize_offsets",
     "transcode",
+    "transcode_partial",
     "transcoded_length",
     "utfe8_decode",
     "utfe8_encode",
     "valid_up_to",
     "validate",
     "validate_many",
+    "validate_offsets",
     "wtf8_concat",
 ]
