@@ -344,6 +344,23 @@ def test_code_points_a_target_cannot_hold_are_ill_formed_there(target, values):
         assert error.reason == f"code point above U+10FFFF cannot be {what}"
 
 
+@pytest.mark.parametrize("target", ["latin-1", "ascii"])
+@pytest.mark.parametrize("errors", ["replace", "ignore"])
+@given(values=st.lists(st.one_of(code_points, st.integers(0, 0xFF)), max_size=40))
+def test_into_latin1_and_ascii_as_decoding_then_encoding(target, errors, values):
+    data = utfkit.utfe8_encode(values)
+    expected = utfkit.decode(data, UTFE8, errors).encode(target, errors)
+    assert utfkit.transcode(data, UTFE8, target, errors) == expected
+    if hasattr(utfkit, "transcode_partial"):  # in pieces of whatever fits
+        out, pieces, position = bytearray(7), [], 0
+        while position < len(data):
+            consumed, written = utfkit.transcode_partial(data[position:], UTFE8, target, out, errors)
+            assert consumed or written
+            pieces.append(bytes(out[:written]))
+            position += consumed
+        assert b"".join(pieces) == expected
+
+
 @given(values=st.lists(code_points, max_size=12))
 def test_between_utfe8_and_rfc2279(values):
     data = utfkit.utfe8_encode(values)
