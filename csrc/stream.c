@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "readers.h"
 #include "sink.h"
 #include "utf8_dfa.h"
 #include "utfkit.h"
@@ -27,14 +28,20 @@
  * then a lead surrogate sequence and the first two bytes of its trail (2 + 3
  * + 2 = 7 bytes, see family_incomplete_suffix); in UTF-8, UTF-16 and UTF-32
  * it is 3 bytes. */
-#define STREAM_PENDING_MAX 8u
+#define STREAM_PENDING_MAX 16u /* and a UTF-E-8 sequence less one byte: 12 */
 /* The small buffer that completes the held-back bytes: they, plus enough of
  * the next chunk that the buffer cannot end with held-back bytes alone. */
 #define STREAM_HEAD_BYTES (2u * STREAM_PENDING_MAX)
 
+static int is_utfe8_form(int form)
+{
+    return form == UTFKIT_UTFE8 || form == UTFKIT_UTF8_RFC2279;
+}
+
 static int stream_form_is_known(int form)
 {
-    return form >= UTFKIT_UTF8 && form <= UTFKIT_ASCII; /* Latin-1 and ASCII: nothing is held */
+    /* Latin-1 and ASCII: nothing is ever held */
+    return (form >= UTFKIT_UTF8 && form <= UTFKIT_ASCII) || is_utfe8_form(form);
 }
 
 static int form_is_utf8_family(int form)
@@ -142,6 +149,9 @@ size_t utfkit_incomplete_suffix_length(const uint8_t *src, size_t len, int form)
     case UTFKIT_WTF8:
     case UTFKIT_CESU8:
     case UTFKIT_MUTF8: return family_incomplete_suffix(src, len, form);
+    /* UTF-E-8 and RFC 2279 (seed 002): up to 12 bytes of a 13-byte sequence */
+    case UTFKIT_UTFE8: return utfe8_incomplete_suffix(src, len, 0x7FFFFFFFFFFFFFFFull);
+    case UTFKIT_UTF8_RFC2279: return utfe8_incomplete_suffix(src, len, 0x7FFFFFFFull);
     default: return 0;
     }
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from ._binding import UTF8_FAMILY, decode_error, ffi, input_view, lib, lookup, reason, release
+from ._binding import UTF8_FAMILY, UTFE8_FORMS, decode_error, ffi, input_view, lib, lookup, reason, release
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -43,7 +43,7 @@ def iter_errors(data: "Buffer", encoding: str = "utf-8") -> Iterator[IllFormed]:
 def _errors(data: object, name: str, form: int) -> Iterator[IllFormed]:
     source = ffi.from_buffer("uint8_t[]", data)
     check = lib.utfkit_check
-    needs_unit = name.startswith("utf-16") or name in UTF8_FAMILY
+    needs_unit = name.startswith("utf-16") or name in UTF8_FAMILY or name in UTFE8_FORMS
     try:
         length = len(source)
         position = 0

@@ -162,7 +162,8 @@ def new_stream(state: Optional[Tuple[Any, ...]], form: int) -> Any:
 # For these, a stream between characters needs no C state: a chunk that
 # validates whole just moves the offset on.
 _SELF_CONTAINED_CHUNKS = frozenset(
-    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE,
+     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279}
 )
 _validate = lib.utfkit_validate
 _utf8_validate = lib.utfkit_utf8_validate
