@@ -1,13 +1,13 @@
 """The texts the benchmark suites run on, as pytest parameters.
 
 A parameter is a key, ``("generated", name)`` for a text of the generated
-corpus of :mod:`utfkit._corpus` (1 MiB of UTF-8 each, clean and ``-dirty``),
+corpus of :mod:`utfkit.bench.corpus` (1 MiB of UTF-8 each, clean and ``-dirty``),
 or ``("corpus", name)`` for a ``*.txt`` file under the directory named by
 the environment variable ``UTFKIT_CORPUS_DIR`` (e.g. ``../shared/corpus``)
 or the ``-dirty`` variant of one.  Without that variable, or when it names
 no usable directory, one skipped parameter per list says why.
 
-:func:`text` turns a key into a :class:`utfkit._corpus.Text`, which gives
+:func:`text` turns a key into a :class:`utfkit.bench.corpus.Text`, which gives
 the text in UTF-8 as timed (``.utf8``) and in UTF-16/UTF-32
 (``.encoded("utf-16-le")``; dirty there means one unpaired surrogate or
 invalid code unit per KiB).
@@ -21,7 +21,7 @@ from typing import Any, Tuple
 
 import pytest
 
-from utfkit import _corpus
+from utfkit.bench import corpus
 
 CORPUS_DIR_ENV = "UTFKIT_CORPUS_DIR"
 
@@ -30,16 +30,16 @@ TextKey = Tuple[str, str]
 
 
 @functools.lru_cache(maxsize=1)
-def real_corpus(directory: str) -> dict[str, _corpus.Text]:
+def real_corpus(directory: str) -> dict[str, corpus.Text]:
     """The files under ``directory`` and a ``-dirty`` variant of each, by
     name; files already ill-formed appear once, as they are."""
-    return {text.name: text for text in _corpus.corpus_texts(directory)}
+    return {text.name: text for text in corpus.corpus_texts(directory)}
 
 
-def text(key: TextKey) -> _corpus.Text:
+def text(key: TextKey) -> corpus.Text:
     source, name = key
     if source == "generated":
-        return _corpus.generated_text(name)
+        return corpus.generated_text(name)
     return real_corpus(os.environ[CORPUS_DIR_ENV])[name]
 
 
@@ -60,7 +60,7 @@ def _corpus_unusable(directory: str) -> str:
 def text_params(clean: bool) -> list[Any]:
     """The clean (or the dirty) texts: the generated ones, then those of
     ``UTFKIT_CORPUS_DIR`` (ids ``corpus:<name>``)."""
-    names = _corpus.CORPUS_NAMES if clean else _corpus.DIRTY_NAMES
+    names = corpus.CORPUS_NAMES if clean else corpus.DIRTY_NAMES
     params = [pytest.param(("generated", name), id=name) for name in names]
     directory = os.environ.get(CORPUS_DIR_ENV, "")
     reason = _corpus_unusable(directory)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import utfkit
-from utfkit import _core
+from utfkit import _kernels
 
 BACKENDS_ENV = "UTFKIT_BENCH_BACKENDS"
 
@@ -68,13 +68,13 @@ def utfkit_backend(request: pytest.FixtureRequest) -> Iterator[str]:
         return
     previous = utfkit.backend()
     try:
-        _core.set_backend(name)
+        _kernels.set_backend(name)
     except ValueError as error:
         pytest.skip(f"{BACKENDS_ENV} names backend {name!r}, which cannot run here: {error}")
     try:
         yield utfkit.backend()
     finally:
-        _core.set_backend(previous)
+        _kernels.set_backend(previous)
 
 
 Throughput = Callable[..., Any]

@@ -20,11 +20,11 @@ import time
 
 
 def write_input(path: str, size: int, dirty: bool) -> None:
-    from utfkit import _corpus
+    from utfkit.bench import corpus
 
-    piece = b"".join(_corpus.generate(name, 1 << 20) for name in _corpus.CORPUS_NAMES)
+    piece = b"".join(corpus.generate(name, 1 << 20) for name in corpus.CORPUS_NAMES)
     if dirty:
-        piece = _corpus.dirty(piece, every=4096)
+        piece = corpus.dirty(piece, every=4096)
     with open(path, "wb") as out:
         written = 0
         while written < size:

@@ -2,7 +2,7 @@
 
 Run from the repository root (not part of the plain ``pytest`` run):
 
-    pytest benchmarks/test_bench_small.py --benchmark-group-by=group
+    pytest benchmarks/testsmall.py --benchmark-group-by=group
 
 Groups (pytest-benchmark shows time per call; compare within a group):
 
@@ -12,7 +12,7 @@ Groups (pytest-benchmark shows time per call; compare within a group):
                          and 1 KiB of ASCII and of Cyrillic text
 ``many``                 ``utfkit.validate_many(items)`` vs a Python loop of
                          ``b.decode("utf-8")`` over 10,000 strings of 16 to
-                         200 bytes (utfkit._bench_small.many_items)
+                         200 bytes (utfkit.bench.small.many_items)
 
 ``utfkit bench --ops small,many`` times the same pairs interleaved and
 prints the ratios.
@@ -25,15 +25,15 @@ from typing import Any
 import pytest
 
 import utfkit
-from utfkit import _bench_small, _corpus
+from utfkit.bench import corpus, small
 
-SOURCES = {"ascii": _corpus.generate("ascii", 4096), "cyrillic": _corpus.generate("cyrillic", 4096)}
-CASES = [(size, kind) for size in _bench_small.SMALL_SIZES for kind in SOURCES]
+SOURCES = {"ascii": corpus.generate("ascii", 4096), "cyrillic": corpus.generate("cyrillic", 4096)}
+CASES = [(size, kind) for size in small.SMALL_SIZES for kind in SOURCES]
 IDS = [f"{size}B-{kind}" for size, kind in CASES]
 
 
 def _input(size: int, kind: str) -> bytes:
-    return _bench_small._cut(SOURCES[kind], size)
+    return small.cut(SOURCES[kind], size)
 
 
 @pytest.mark.parametrize("size, kind", CASES, ids=IDS)
@@ -57,7 +57,7 @@ def test_small_isascii_floor(benchmark: Any, size: int, kind: str) -> None:
     assert benchmark(data.isascii) is (kind == "ascii")
 
 
-ITEMS = _bench_small.many_items()
+ITEMS = small.many_items()
 
 
 def test_many_validate_many_utfkit(benchmark: Any, utfkit_backend: str) -> None:
@@ -67,4 +67,4 @@ def test_many_validate_many_utfkit(benchmark: Any, utfkit_backend: str) -> None:
 
 def test_many_decode_loop_cpython(benchmark: Any) -> None:
     benchmark.group = "many"
-    assert benchmark(_bench_small._decode_loop, ITEMS) == [True] * len(ITEMS)
+    assert benchmark(small.decode_loop, ITEMS) == [True] * len(ITEMS)

@@ -28,7 +28,7 @@ contenders:
 ``E`` is ``strict`` on clean texts and ``replace`` on ``-dirty`` ones.  ``b``
 is the text in form ``A``: the UTF-8 text itself, or the clean text
 re-encoded by CPython with, for a dirty text, one unpaired surrogate or
-invalid UTF-32 unit inserted per KiB (``utfkit._corpus.Text.encoded``).
+invalid UTF-32 unit inserted per KiB (``utfkit.bench.corpus.Text.encoded``).
 Throughput counts the INPUT bytes.  Outputs of 128 KiB or more from fresh
 allocations page-fault on first touch, which the allocating call pays and
 the ``out=`` call does not; CPython's decode + encode pays for two.
@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 import pytest
 
 import utfkit
-from utfkit import _bench
+from utfkit.bench.operations import DIRECTIONS, FORMS
 
 from bench_texts import CLEAN_TEXTS, DIRTY_TEXTS, TextKey, group, text
 
@@ -55,7 +55,7 @@ ALL_TEXTS = CLEAN_TEXTS + DIRTY_TEXTS
 
 DIRECTIONS = [
     pytest.param((source, target), id=f"{source}>{target}")
-    for source, target in _bench.DIRECTIONS
+    for source, target in DIRECTIONS
 ]
 
 
@@ -76,7 +76,7 @@ def _cpython_transcode(data: bytes, source: str, target: str, errors: str) -> by
 
 def _case(direction: tuple[str, str], key: TextKey) -> Case:
     found = text(key)
-    source, target = (_bench.FORMS[form] for form in direction)
+    source, target = (FORMS[form] for form in direction)
     errors = "replace" if found.is_dirty else "strict"
     data = found.encoded(source)
     expected = _cpython_transcode(data, source, target, errors)

@@ -22,7 +22,7 @@ Each group is one operation on one text, named ``operation/text``:
 
 and every group also holds ``test_read_baseline``: ``bytes.find`` of a byte
 absent from the text, i.e. memchr over the same bytes, the speed of merely
-reading them.  The texts are the generated corpus of ``utfkit._corpus``
+reading them.  The texts are the generated corpus of ``utfkit.bench.corpus``
 (1 MiB each, clean and ``-dirty``), plus, when ``UTFKIT_CORPUS_DIR`` names a
 directory, its ``*.txt`` files (``corpus:`` in the test ids) and a dirty
 variant of each; without it those tests are skipped (see bench_texts.py).
@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 import utfkit
-from utfkit import _bench
+from utfkit.bench.tasks import absent_byte
 
 from bench_texts import CLEAN_TEXTS, DIRTY_TEXTS, TextKey
 from bench_texts import group as _group
@@ -169,7 +169,7 @@ def test_read_baseline(throughput: Any, operation: str, key: TextKey) -> None:
     data = _text(key)
     if operation == "first-error":
         data = data[: _first_error(data).end]
-    absent = _bench.absent_byte(data)
+    absent = absent_byte(data)
     if absent is None:
         pytest.skip("every byte value occurs in this text: no absent byte to search for")
     assert throughput(_group(operation, key), len(data), data.find, absent) == -1

@@ -27,7 +27,7 @@ import threading
 import time
 
 import utfkit
-from utfkit import _corpus
+from utfkit.bench import corpus
 
 
 def validate_whole(buffer: bytes, rounds: int, calls: list) -> None:
@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=5)
     arguments = parser.parse_args()
-    piece = b"".join(_corpus.generate(name, 1 << 20) for name in _corpus.CORPUS_NAMES)
+    piece = b"".join(corpus.generate(name, 1 << 20) for name in corpus.CORPUS_NAMES)
     buffer = (piece * (arguments.size_mib * (1 << 20) // len(piece) + 1))[: arguments.size_mib << 20]
     buffer = buffer[: utfkit.valid_up_to(buffer)]
     characters = utfkit.count(buffer)

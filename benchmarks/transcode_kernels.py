@@ -11,7 +11,7 @@ rounds, the best single call of:
 ``replace``  the same with ``errors="replace"`` (clean text: no errors met)
 ``dirty``    ``utfkit.transcode(dirty, A, B, "replace", out=buffer)``, where
              ``dirty`` is the text with one ill-formed subsequence per KiB
-             (``utfkit._corpus.dirty``)
+             (``utfkit.bench.corpus.dirty``)
 ``CPython``  ``clean.decode(A).encode(B)``
 
 and prints GB/s of input, the ratio strict / CPython and the ratio of the
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Callable
 
 import utfkit
-import utfkit._core
-from utfkit import _corpus
+import utfkit._kernels
+from utfkit.bench import corpus
 
 DIRECTIONS = [
     ("utf-8", "utf-16-le"),
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     args = parser.parse_args()
     if args.kernel:
-        utfkit._core.set_backend(args.kernel)
+        utfkit._kernels.set_backend(args.kernel)
     files = args.files or sorted(glob.glob(DEFAULT_FILES))
     print(f"kernel {utfkit.backend()}; GB/s of input, best call of {args.rounds} interleaved rounds\n")
     print("| text | direction | strict | replace | dirty | CPython | strict / CPython | dirty / clean |")
@@ -70,7 +70,7 @@ def main() -> None:
         text = Path(path).read_bytes()
         for source, target in DIRECTIONS:
             clean = text.decode("utf-8").encode(source)
-            dirty = _corpus.dirty(clean, encoding=source)
+            dirty = corpus.dirty(clean, encoding=source)
             out = bytearray(4 * max(len(clean), len(dirty)) + 64)
             expected = clean.decode(source).encode(target)
             assert bytes(out[: utfkit.transcode(clean, source, target, out=out)]) == expected

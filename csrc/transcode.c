@@ -49,14 +49,33 @@ static int arguments_are_sound(size_t len, int from, int to, int errors)
 }
 
 static const utfkit_result unsound = {UTFKIT_TOO_LARGE, 0, 0, 0};
+static const utfkit_result overlapping = {UTFKIT_OVERLAPPING_BUFFERS, 0, 0, 0};
+
+/* Compared as integers: the two ranges may belong to different objects. */
+static int ranges_overlap(const uint8_t *src, size_t len, const uint8_t *dst, size_t cap)
+{
+    uintptr_t source = (uintptr_t)src, target = (uintptr_t)dst;
+    return len != 0 && cap != 0 && source < target + cap && target < source + len;
+}
 
 utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                uint8_t *dst, size_t cap)
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
+    if (ranges_overlap(src, len, dst, cap))
+        return overlapping;
     utfkit_sink sink = sink_over(dst, cap);
     return read_into(src, len, from, to, errors, &sink);
+}
+
+int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap)
+{
+    utfkit_result result = utfkit_transcode(src, len, how & 0xF, (how >> 4) & 0xF, (how >> 8) & 0xF,
+                                            dst, cap);
+    if (result.status != UTFKIT_OK || result.written > (size_t)INT64_MAX)
+        return -1 - (int64_t)(result.status != UTFKIT_OK ? result.status : UTFKIT_TOO_LARGE);
+    return (int64_t)result.written;
 }
 
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,

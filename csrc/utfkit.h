@@ -47,7 +47,11 @@ typedef enum utfkit_status {
     /* A value above U+10FFFF. */
     UTFKIT_TOO_LARGE = 5,
     /* dst cannot hold the output; nothing was written past its end. */
-    UTFKIT_OUTPUT_TOO_SMALL = 6
+    UTFKIT_OUTPUT_TOO_SMALL = 6,
+    /* dst[0..cap) and src[0..len) share memory: refused before anything is
+     * read or written (a conversion reads ahead of what it writes, and
+     * writes more than it reads, so no overlap converts correctly). */
+    UTFKIT_OVERLAPPING_BUFFERS = 7
 } utfkit_status;
 
 typedef struct utfkit_result {
@@ -168,9 +172,17 @@ typedef enum utfkit_errors {
  * exact length the whole output needs (whole characters that fit may be
  * written in dst[0..cap), never more).  With STRICT, an ill-formed
  * subsequence is reported even when cap is also too small.  from == to is
- * allowed: validation and repair, or a byte swap. */
+ * allowed: validation and repair, or a byte swap.  dst[0..cap) must not
+ * overlap src[0..len): UTFKIT_OVERLAPPING_BUFFERS, nothing written. */
 utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                uint8_t *dst, size_t cap);
+
+/* utfkit_transcode for bindings that pay per argument and per returned
+ * struct (Python through cffi, where both cost more than converting a short
+ * input): `how` is from | to << 4 | errors << 8.  Returns the bytes written
+ * when the status is OK, else -1 - status; the call is deterministic, so a
+ * caller that needs the rest of the result calls utfkit_transcode again. */
+int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
 
 /* Exact length of utfkit_transcode's output in written (status OK), or the
  * first ill-formed subsequence with errors = STRICT. */

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from utfkit import _bench, _bench_small
+from utfkit.bench import small
+from utfkit.bench.tasks import tasks_for_text
+from utfkit.bench.timing import measure
 from utfkit.cli import main
 
 
 @pytest.fixture(autouse=True)
 def kernel():
     """Overrides conftest's per-kernel parametrisation: timing runs once."""
-    return None
 
 
 def test_small_inputs_are_what_they_claim():
-    for task in _bench_small.small_tasks():
+    for task in small.small_tasks():
         size = int(task.text.split()[0])
         assert task.processed == size and task.agrees
-    items = _bench_small.many_items(count=500)
+    items = small.many_items(count=500)
     assert len(items) == 500
     assert all(16 <= len(item) <= 200 for item in items)
     assert all(item.decode("utf-8") is not None for item in items)
@@ -29,13 +30,13 @@ def test_bench_small_and_many_print_a_row_each(capsys):
     status = main(["bench", "--ops", "small,many", "--repeat", "1"])
     out = capsys.readouterr().out
     assert status == 0, out
-    for size in _bench_small.SMALL_SIZES:
+    for size in small.SMALL_SIZES:
         assert f"{size} B ascii" in out and f"{size} B cyrillic" in out
-    assert f"{_bench_small.MANY_COUNT} strings" in out
+    assert f"{small.MANY_COUNT} strings" in out
     assert "WRONG RESULT" not in out
 
 
 def test_validate_rows_carry_the_read_baseline_of_the_same_rounds():
-    [task] = [task for task in _bench.tasks_for_text("t", "abc é".encode() * 100, ["validate"])]
-    result = _bench.measure(task, repeat=1, target_ns=100_000)
+    [task] = [task for task in tasks_for_text("t", "abc é".encode() * 100, ["validate"])]
+    result = measure(task, repeat=1, target_ns=100_000)
     assert result.baseline is not None and result.of_baseline is not None and result.of_baseline > 0

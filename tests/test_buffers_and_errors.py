@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import utfkit
-import utfkit._core
+import utfkit._kernels
 from utf8_oracle import ERROR_HANDLERS, cpython_decode_outcome, cpython_error, utfkit_decode_outcome, utfkit_error
 
 WELL_FORMED = "héllo, wörld € 😀 ".encode("utf-8")
@@ -302,11 +302,11 @@ def test_strict_decode_error_is_cpythons():
 # ---- kernels ---------------------------------------------------------------------------------------
 def test_backend_reports_the_active_kernel(kernel):
     assert utfkit.backend() == kernel
-    assert kernel in utfkit._core.available_backends()
+    assert kernel in utfkit._kernels.available_backends()
 
 
 def test_available_backends_list_scalar_first():
-    kernels = utfkit._core.available_backends()
+    kernels = utfkit._kernels.available_backends()
     assert kernels[0] == "scalar"
     assert set(kernels) <= {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"}
     assert len(set(kernels)) == len(kernels)
@@ -315,21 +315,21 @@ def test_available_backends_list_scalar_first():
 @pytest.mark.parametrize("name", ["no-such-kernel", "", "SCALAR-ish"])
 def test_set_backend_rejects_unknown_names(kernel, name):
     with pytest.raises(ValueError):
-        utfkit._core.set_backend(name)
+        utfkit._kernels.set_backend(name)
     assert utfkit.backend() == kernel
 
 
 def test_set_backend_rejects_kernels_this_cpu_cannot_run(kernel):
-    missing = sorted({"scalar", "sse2", "sse4", "avx2", "avx512", "neon"} - set(utfkit._core.available_backends()))
+    missing = sorted({"scalar", "sse2", "sse4", "avx2", "avx512", "neon"} - set(utfkit._kernels.available_backends()))
     if not missing:
         pytest.skip("this CPU runs every kernel utfkit has")
     for name in missing:
         with pytest.raises(ValueError):
-            utfkit._core.set_backend(name)
+            utfkit._kernels.set_backend(name)
         assert utfkit.backend() == kernel
 
 
-@pytest.mark.parametrize("forced", utfkit._core.available_backends())
+@pytest.mark.parametrize("forced", utfkit._kernels.available_backends())
 def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
     environment = dict(os.environ, UTFKIT_BACKEND=forced)
     completed = subprocess.run(
@@ -345,12 +345,12 @@ def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
 
 def test_backend_of_validate_names_a_kernel_this_cpu_runs(kernel):
     # Forced by name (as the kernel fixture does), the kernel runs everything.
-    assert utfkit._core.backend_of("validate") == kernel
-    assert utfkit._core.backend_of("transcode") == kernel
+    assert utfkit._kernels.backend_of("validate") == kernel
+    assert utfkit._kernels.backend_of("transcode") == kernel
     # Chosen automatically, validation may go to another kernel measured faster.
-    utfkit._core.set_backend(None)
+    utfkit._kernels.set_backend(None)
     try:
-        assert utfkit._core.backend_of("validate") in utfkit._core.available_backends()
-        assert utfkit._core.backend_of("transcode") == utfkit.backend()
+        assert utfkit._kernels.backend_of("validate") in utfkit._kernels.available_backends()
+        assert utfkit._kernels.backend_of("transcode") == utfkit.backend()
     finally:
-        utfkit._core.set_backend(kernel)
+        utfkit._kernels.set_backend(kernel)

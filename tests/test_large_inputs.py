@@ -16,7 +16,7 @@ import mmap
 import pytest
 
 import utfkit
-import utfkit._core
+import utfkit._oneshot
 
 GiB = 1 << 30
 SIZE = 4 * GiB + 4096
@@ -57,15 +57,15 @@ def _core_check():
 
     Returns a function data -> (status, position, subpart_length), or None.
     """
-    first_error = getattr(utfkit._core, "first_error", None)
+    first_error = utfkit._oneshot.first_error
     if first_error is not None:
 
         def core_check(data):
-            result = first_error(data)
+            result = first_error(data, "utf-8")
             return result.status, result.position, result.subpart_length
 
         return core_check
-    candidates = [utfkit._core]
+    candidates = [utfkit._oneshot]
     for module_name in ("utfkit._native", "utfkit._utfkit_cffi", "utfkit._cffi"):
         try:
             candidates.append(importlib.import_module(module_name))

@@ -22,7 +22,6 @@ import random
 import pytest
 
 import utfkit
-from utfkit import _kernels
 from utfkit._native import ffi, lib
 
 # Real text in many scripts -- 1-, 2-, 3- and 4-byte UTF-8 sequences in the
@@ -194,12 +193,12 @@ def _run(data: bytes, source: int, target: int, errors: int) -> list[tuple]:
 
 
 def _under(kernel: str, call, *arguments):
-    previous = _kernels.backend()
-    _kernels.set_backend(kernel)
+    previous = utfkit.backend()
+    utfkit._kernels.set_backend(kernel)
     try:
         return call(*arguments)
     finally:
-        _kernels.set_backend(previous)
+        utfkit._kernels.set_backend(previous)
 
 
 def _check_against_cpython(data: bytes, source: str, target: str, errors: str) -> None:

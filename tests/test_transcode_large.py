@@ -20,7 +20,7 @@ import mmap
 import pytest
 
 import utfkit
-import utfkit._core
+import utfkit._oneshot
 
 GiB = 1 << 30
 SIZE = 4 * GiB + 4096
@@ -76,10 +76,10 @@ def test_utf16_position_and_count_past_4_gib(zeros_with_one_lone_trail_surrogate
     data = zeros_with_one_lone_trail_surrogate
     assert utfkit.valid_up_to(data, "utf-16-le") == ILL_FORMED_OFFSET
 
-    first_error = getattr(utfkit._core, "first_error", None)
+    first_error = utfkit._oneshot.first_error
     if first_error is not None:  # check()'s position, without the 4 GiB UnicodeDecodeError.object
-        result = first_error(data, encoding="utf-16-le")
-        assert result.status == utfkit._core.lib.UTFKIT_SURROGATE
+        result = first_error(data, "utf-16-le")
+        assert result.status == utfkit._binding.lib.UTFKIT_SURROGATE
         assert (result.position, result.subpart_length) == (ILL_FORMED_OFFSET, 2)
 
     # Every unit is one code point; the lone trail surrogate is one U+FFFD.

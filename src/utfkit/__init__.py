@@ -5,12 +5,10 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
-from ._core import (
-    backend,
+from ._kernels import backend
+from ._oneshot import (
     check,
     count,
-    decode,
-    encode,
     sanitize,
     transcode,
     transcoded_length,
@@ -18,6 +16,7 @@ from ._core import (
     validate,
     validate_many,
 )
+from ._text import decode, encode
 from ._utf8_family import wtf8_concat
 from ._utfe8 import utfe8_decode, utfe8_encode
 from .codec import register_codecs
@@ -34,14 +33,14 @@ __all__ = [
     "count",
     "decode",
     "encode",
+    "register_codecs",
     "sanitize",
     "transcode",
-    "register_codecs",
     "transcoded_length",
     "utfe8_decode",
     "utfe8_encode",
     "valid_up_to",
     "validate",
-    "wtf8_concat",
     "validate_many",
+    "wtf8_concat",
 ]

@@ -17,7 +17,7 @@ __all__ = ["available_backends", "backend", "backend_of", "cpu_features", "known
 
 def known_backends() -> List[str]:
     """Every kernel this build knows, slowest first, whether or not this CPU runs it."""
-    names = []
+    names: List[str] = []
     index = 0
     while True:
         name = lib.utfkit_backend_name(index)
@@ -54,7 +54,7 @@ def set_backend(name: Optional[str]) -> None:
 
 def backend() -> str:
     """The active kernel: 'scalar', 'sse2', 'sse4', 'avx2', 'avx512' or 'neon'."""
-    return ffi.string(lib.utfkit_backend()).decode("ascii")
+    return str(ffi.string(lib.utfkit_backend()).decode("ascii"))
 
 
 def backend_of(operation: str) -> str:
@@ -62,12 +62,12 @@ def backend_of(operation: str) -> str:
     validation, wherever it happens), the faster of AVX-512 and AVX2 as
     measured once at import when both are available and no kernel was
     forced; otherwise :func:`backend`."""
-    return ffi.string(lib.utfkit_backend_of(operation.encode())).decode("ascii")
+    return str(ffi.string(lib.utfkit_backend_of(operation.encode())).decode("ascii"))
 
 
 def cpu_features() -> str:
     """CPU features the dispatcher detected, space-separated."""
-    return ffi.string(lib.utfkit_cpu_features()).decode("ascii")
+    return str(ffi.string(lib.utfkit_cpu_features()).decode("ascii"))
 
 
 set_backend(os.environ.get("UTFKIT_BACKEND") or None)

@@ -19,25 +19,18 @@ Python step per error, never per byte.
 from __future__ import annotations
 
 import codecs
-import types
 from typing import TYPE_CHECKING, Any, List
 
-from ._core import (
-    _FORMS,
-    _as_bytes,
-    _decode_error,
-    _input,
-    _release,
-    check,
-    ffi,
-    lib,
-    transcode,
-)
+from ._binding import ENCODINGS, as_bytes, decode_error, ffi, input_view, lib, release
+from ._oneshot import check, transcode
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["decode_utf8_family", "encode_utf8_family", "wtf8_concat"]
+__all__ = [
+    "decode_utf8_family", "encode_utf8_family", "is_lead_surrogate_bytes", "is_trail_surrogate_bytes",
+    "wtf8_concat",
+]
 
 # Where each form's bytes go before CPython decodes them, and how.
 _DECODED_VIA = {"wtf-8": "wtf-8", "mutf-8": "wtf-8", "cesu-8": "utf-8"}
@@ -67,12 +60,12 @@ def decode_utf8_family(data: "Buffer", name: str, errors: str) -> str:
     return _decode_with_handler(data, name, errors)
 
 
-def _is_lead_surrogate_bytes(whole: bytes, at: int) -> bool:
+def is_lead_surrogate_bytes(whole: bytes, at: int) -> bool:
     return (at >= 0 and len(whole) - at >= 3 and whole[at] == 0xED
             and 0xA0 <= whole[at + 1] <= 0xAF and 0x80 <= whole[at + 2] <= 0xBF)
 
 
-def _is_trail_surrogate_bytes(whole: bytes, at: int) -> bool:
+def is_trail_surrogate_bytes(whole: bytes, at: int) -> bool:
     return (len(whole) - at >= 3 and whole[at] == 0xED
             and 0xB0 <= whole[at + 1] <= 0xBF and 0x80 <= whole[at + 2] <= 0xBF)
 
@@ -88,15 +81,15 @@ def _resume_position(newpos: object, length: int) -> int:
 
 
 def _decode_with_handler(data: "Buffer", name: str, errors: str) -> str:
-    whole = _as_bytes(data)
+    whole = as_bytes(data)
     view = memoryview(whole)
-    form = _FORMS[name]
+    form = ENCODINGS[name].form
     handler: Any = None  # looked up at the first error, as CPython does
     pieces: List[str] = []
     position = 0
     while True:
-        if (name == "wtf-8" and _is_lead_surrogate_bytes(whole, position - 3)
-                and _is_trail_surrogate_bytes(whole, position)):
+        if (name == "wtf-8" and is_lead_surrogate_bytes(whole, position - 3)
+                and is_trail_surrogate_bytes(whole, position)):
             # resumed right between the halves of a surrogate pair byte
             # sequence: the trail is ill-formed (seed 003 section 6)
             status, length, subpart = lib.UTFKIT_SURROGATE, 0, 3
@@ -110,8 +103,7 @@ def _decode_with_handler(data: "Buffer", name: str, errors: str) -> str:
         if status == lib.UTFKIT_OK:
             return "".join(pieces)
         start = position + length
-        error = _decode_error(whole, name, types.SimpleNamespace(
-            status=status, position=start, subpart_length=subpart))
+        error = decode_error(whole, name, status, start, subpart)
         if handler is None:
             handler = codecs.lookup_error(errors)
         answer = handler(error)
@@ -157,9 +149,9 @@ def _encode_cesu8(text: str, errors: str) -> bytes:
     pieces: List[bytes] = []
     position = 0
     while True:
-        rest = _input(code_points[4 * position :], "encode")
+        rest = input_view(code_points[4 * position :], "encode")
         result = lib.utfkit_check(rest, len(rest), lib.UTFKIT_UTF32LE)
-        _release(rest)
+        release(rest)
         end_of_run = position + result.position // 4
         if end_of_run > position:
             pieces.append(transcode(code_points[4 * position : 4 * end_of_run], "utf-32-le", "cesu-8"))
@@ -206,12 +198,12 @@ def wtf8_concat(*parts: "Buffer") -> bytes:
     """
     pieces: List[bytes] = []
     for part in parts:
-        _release(_input(part, "wtf8_concat"))  # TypeError for str and non-buffers
+        release(input_view(part, "wtf8_concat"))  # TypeError for str and non-buffers
         check(part, "wtf-8")
-        piece = _as_bytes(part)
+        piece = as_bytes(part)
         if not piece:
             continue
-        if pieces and _is_trail_surrogate_bytes(piece, 0) and _is_lead_surrogate_bytes(
+        if pieces and is_trail_surrogate_bytes(piece, 0) and is_lead_surrogate_bytes(
             pieces[-1], len(pieces[-1]) - 3
         ):
             left = pieces[-1]

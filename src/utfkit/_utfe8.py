@@ -11,7 +11,7 @@ import sys
 from array import array
 from typing import TYPE_CHECKING, Any, Iterable, Union
 
-from ._core import _as_bytes, _error_mode, _input, _new_uninitialized, _release, ffi, lib
+from ._binding import as_bytes, error_mode, ffi, input_view, lib, new_uninitialized, release
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -59,7 +59,7 @@ def _as_uint64_buffer(code_points: object) -> Any:
                 )
             return array("Q", view.tolist())
     try:
-        return array("Q", code_points)  # type: ignore[arg-type]
+        return array("Q", code_points)  # type: ignore[call-overload]
     except TypeError as error:
         if not hasattr(code_points, "__iter__"):
             raise TypeError(
@@ -82,7 +82,7 @@ def utfe8_encode(code_points: Union[Iterable[int], "Buffer"]) -> bytes:
     try:
         count = len(source)
         capacity = _LONGEST_SEQUENCE * count
-        scratch = _new_uninitialized("uint8_t[]", max(capacity, 1))
+        scratch = new_uninitialized("uint8_t[]", max(capacity, 1))
         result = lib.utfkit_utfe8_encode(source, count, scratch, capacity)
         if result.status == lib.UTFKIT_TOO_LARGE and result.subpart_length == 1:
             raise ValueError(
@@ -91,7 +91,7 @@ def utfe8_encode(code_points: Union[Iterable[int], "Buffer"]) -> bytes:
             )
         if result.status != lib.UTFKIT_OK:
             raise MemoryError("utfe8_encode(): input too large")
-        return ffi.buffer(scratch, result.written)[:]
+        return bytes(ffi.buffer(scratch, result.written))
     finally:
         ffi.release(source)
 
@@ -105,18 +105,18 @@ def utfe8_decode(data: "Buffer", errors: str = "strict") -> "array[int]":
     (encoding "utf-e-8") with the byte offsets of the first maximal subpart;
     "replace" yields 0xFFFD for each; "ignore" leaves each out.
     """
-    mode = _error_mode(errors, "utfe8_decode")
-    source = _input(data, "utfe8_decode")
+    mode = error_mode(errors, "utfe8_decode")
+    source = input_view(data, "utfe8_decode")
     try:
         length = len(source)
-        decoded = _new_uninitialized("uint64_t[]", max(length, 1))
+        decoded = new_uninitialized("uint64_t[]", max(length, 1))
         result = lib.utfkit_utfe8_decode(source, length, mode, decoded, length)
     finally:
-        _release(source)
+        release(source)
     if result.status != lib.UTFKIT_OK:
         if result.status not in _REASONS or result.subpart_length == 0:
             raise MemoryError("utfe8_decode(): output larger than its bound (please report this)")
-        whole = _as_bytes(data)
+        whole = as_bytes(data)
         start = result.position
         raise UnicodeDecodeError(
             UTFE8_NAME, whole, start, start + result.subpart_length, _REASONS[result.status]

@@ -31,6 +31,7 @@ it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -38,7 +39,9 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import BinaryIO, List, Optional, Sequence
 
-from . import __version__, _core
+from . import __version__, _kernels
+from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
+from ._oneshot import count, first_error, transcode
 from .codec import decodable_prefix_length
 from .stream import IncrementalTranscoder
 
@@ -84,19 +87,19 @@ class _Position:
 
     def advance(self, buffer: bytearray, start: int, end: int, encoding: str = "utf-8") -> None:
         """Move past buffer[start:end], which is well-formed in `encoding`."""
-        if _core._UNIT_SIZE[encoding] != 1:
+        if ENCODINGS[encoding].unit_size != 1:
             # Newlines cannot be found byte-wise in UTF-16/32: count them in
             # the UTF-8 form of the same text.  (In the UTF-8-based forms,
             # 0A is a newline wherever it is.)
-            buffer = bytearray(_core.transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
+            buffer = bytearray(transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
             start, end = 0, len(buffer)
         newlines = buffer.count(b"\n", start, end)
         if newlines:
             self.line += newlines
             line_start = buffer.rfind(b"\n", start, end) + 1
-            self.column = 1 + _core.count(memoryview(buffer)[line_start:end], encoding)
+            self.column = 1 + count(memoryview(buffer)[line_start:end], encoding)
         else:
-            self.column += _core.count(memoryview(buffer)[start:end], encoding)
+            self.column += count(memoryview(buffer)[start:end], encoding)
 
 
 def _check_stream(
@@ -113,20 +116,20 @@ def _check_stream(
         at_end = not read
         filled = carried + (read or 0)
         window = view[:filled]
-        if encoding in _core._UTF8_FAMILY_FORMS and not at_end:
+        if encoding in UTF8_FAMILY and not at_end:
             # What ends the chunk may depend on what follows: a lead
             # surrogate sequence (WTF-8: a trail after it is ill-formed) or
             # a cut-off character.  Carry it to the next chunk.
             window = view[: decodable_prefix_length(bytes(window[-_MAX_CARRY:]), encoding)
                           + max(filled - _MAX_CARRY, 0)]
-        result = _core.first_error(window, "check", encoding)
-        if result.status == _core.lib.UTFKIT_OK:
+        result = first_error(window, encoding)
+        if result.status == lib.UTFKIT_OK:
             checked = len(window)
             position.advance(buffer, 0, checked, encoding)
             consumed += checked
             carried = filled - checked
             buffer[:carried] = buffer[checked:filled]
-        elif result.status == _core.lib.UTFKIT_END_OF_DATA and not at_end:
+        elif result.status == lib.UTFKIT_END_OF_DATA and not at_end:
             # The chunk ends inside a character that is fine so far: carry it.
             start = result.position
             position.advance(buffer, 0, start, encoding)
@@ -138,8 +141,8 @@ def _check_stream(
             position.advance(buffer, 0, start, encoding)
             subpart = bytes(buffer[start : start + result.subpart_length])
             unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
-            if encoding in _core._UTF8_FAMILY_FORMS:  # the byte, or the surrogate it starts
-                unit = _core._utf8_family_unit(bytes(buffer[start : start + 3]), result.status)
+            if encoding in UTF8_FAMILY:  # the byte, or the surrogate it starts
+                unit = surrogate_sequence_unit(bytes(buffer[start : start + 3]), result.status)
             if show_progress:
                 sys.stderr.write("\r\033[K")
             return Finding(
@@ -148,7 +151,7 @@ def _check_stream(
                 offset=consumed + start,
                 line=position.line,
                 column=position.column,
-                reason=_core.reason(result.status, encoding, unit, result.subpart_length),
+                reason=reason(result.status, encoding, unit, result.subpart_length),
                 bytes=" ".join(f"{byte:02X}" for byte in subpart),
             )
         if at_end:
@@ -164,7 +167,7 @@ def _check_stream(
 
 def _command_check(args: argparse.Namespace) -> int:
     try:
-        encoding = _core._normalize_encoding(args.encoding, "check")
+        encoding = lookup(args.encoding, "check").name
     except LookupError as error:
         print(f"utfkit check: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -232,10 +235,8 @@ class _AtomicOutput:
 
     def discard(self) -> None:
         self.stream.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.temporary)
-        except FileNotFoundError:
-            pass
 
 
 class _Progress:
@@ -292,7 +293,7 @@ def _invalid_input_report(
         pass
     report = f"{name}: offset {error.start}: {error.reason}"
     first, last = error.start - chunk_offset, error.end - chunk_offset
-    if 0 <= first and last <= len(error.object):
+    if first >= 0 and last <= len(error.object):
         report += " (bytes " + " ".join(f"{byte:02X}" for byte in error.object[first:last]) + ")"
     return report
 
@@ -319,8 +320,8 @@ def _convert(
 def _command_convert(args: argparse.Namespace) -> int:
     command = args.command
     try:
-        from_ = _core._normalize_encoding(args.from_encoding, command, "from")
-        to = _core._normalize_encoding(args.to_encoding, command, "to")
+        from_ = lookup(args.from_encoding, command, "from").name
+        to = lookup(args.to_encoding, command, "to").name
         transcoder = IncrementalTranscoder(from_, to, args.errors)
         if args.chunk_size < 1:
             raise ValueError("--chunk-size must be at least 1")
@@ -333,7 +334,8 @@ def _command_convert(args: argparse.Namespace) -> int:
     output: Optional[_AtomicOutput] = None
     source: Optional[BinaryIO] = None
     try:
-        source = open(in_path, "rb") if in_path else sys.stdin.buffer
+        # closed in the finally below (it may be standard input, which stays open)
+        source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
         if out_path is not None and in_path is not None and os.path.exists(out_path) \
                 and os.path.samefile(in_path, out_path):
             raise _UsageError(f"{out_path}: is also the input; write to another file")
@@ -372,17 +374,19 @@ def _command_convert(args: argparse.Namespace) -> int:
 def _command_info(args: argparse.Namespace) -> int:
     import cffi
 
+    from .bench.machine import cpu_model
+
     facts = {
         "utfkit": __version__,
-        "backend": _core.backend(),
-        "validation backend": _core.backend_of("validate"),
-        "available backends": ", ".join(_core.available_backends()),
-        "cpu": _cpu_model(),
-        "cpu features": _core.cpu_features(),
+        "backend": _kernels.backend(),
+        "validation backend": _kernels.backend_of("validate"),
+        "available backends": ", ".join(_kernels.available_backends()),
+        "cpu": cpu_model(),
+        "cpu features": _kernels.cpu_features(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
         "cffi": cffi.__version__,
-        "encodings": ", ".join(_core.SUPPORTED_ENCODINGS),
+        "encodings": ", ".join(ENCODINGS),
     }
     if args.json:
         print(json.dumps(facts, indent=2))
@@ -393,21 +397,10 @@ def _command_info(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
 def _command_bench(args: argparse.Namespace) -> int:
-    from . import _bench
+    from . import bench
 
-    return _bench.main(args)
+    return bench.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -473,9 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure utfkit against CPython's codecs",
         description="Measure utfkit against CPython's codecs on a generated corpus or on DIR.",
     )
-    from . import _bench
+    from .bench import add_arguments as add_bench_arguments
 
-    _bench.add_arguments(bench)
+    add_bench_arguments(bench)
     bench.set_defaults(run=_command_bench)
 
     info = commands.add_parser("info", help="version, backend and CPU features")

@@ -28,9 +28,9 @@ import codecs
 import functools
 from typing import Any, Optional, Tuple
 
-from . import _core
-from ._core import _FORMS, _UTF8_FAMILY_NAMES, ffi, lib
-from ._utf8_family import _is_lead_surrogate_bytes
+from . import _text
+from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib
+from ._utf8_family import is_lead_surrogate_bytes
 
 __all__ = ["register_codecs"]
 
@@ -51,8 +51,12 @@ def register_codecs() -> None:
 
 
 def _search(name: str) -> Optional[codecs.CodecInfo]:
-    canonical = _UTF8_FAMILY_NAMES.get(name.strip().lower().replace("_", "-").replace(" ", "-"))
+    folded = name.strip().lower().replace("_", "").replace("-", "").replace(" ", "")
+    canonical = _FAMILY_BY_FOLDED_NAME.get(folded)
     return None if canonical is None else _codec_info(canonical)
+
+
+_FAMILY_BY_FOLDED_NAME = {name.replace("-", ""): name for name in UTF8_FAMILY}
 
 
 # ------------------------------------------------------ where chunks are cut
@@ -66,7 +70,7 @@ def _cut_short_at(data: bytes, cut: int, name: str) -> int:
         lead -= 1  # sequences are at most 4 bytes
     if lead >= 0 and data[lead] >= 0xC0:
         tail = ffi.from_buffer("uint8_t[]", data[lead:cut])
-        result = lib.utfkit_check(tail, len(tail), _FORMS[name])
+        result = lib.utfkit_check(tail, len(tail), ENCODINGS[name].form)
         ffi.release(tail)
         if result.status == lib.UTFKIT_END_OF_DATA and result.position == 0:
             return lead
@@ -93,7 +97,7 @@ def decodable_prefix_length(data: bytes, name: str) -> int:
     cut = len(data)
     for _ in range(_MOST_HELD_BACK):
         shorter = _cut_short_at(data, cut, name)
-        if shorter == cut and _is_lead_surrogate_bytes(data, cut - 3):
+        if shorter == cut and is_lead_surrogate_bytes(data, cut - 3):
             shorter = cut - 3
         if shorter == cut:
             break
@@ -104,7 +108,7 @@ def decodable_prefix_length(data: bytes, name: str) -> int:
 def _decode_chunk(data: Any, name: str, errors: str, final: bool) -> Tuple[str, int]:
     data = bytes(data)
     length = len(data) if final else decodable_prefix_length(data, name)
-    return _core.decode(data[:length], name, errors), length
+    return _text.decode(data[:length], name, errors), length
 
 
 # ------------------------------------------------------------------ codecs
@@ -113,10 +117,10 @@ def _decode_chunk(data: Any, name: str, errors: str, final: bool) -> Tuple[str, 
 @functools.lru_cache(maxsize=None)
 def _codec_info(name: str) -> codecs.CodecInfo:
     def encode(text: str, errors: str = "strict") -> Tuple[bytes, int]:
-        return _core.encode(text, name, errors), len(text)
+        return _text.encode(text, name, errors), len(text)
 
     def decode(data: Any, errors: str = "strict") -> Tuple[str, int]:
-        return _core.decode(data, name, errors), memoryview(data).nbytes
+        return _text.decode(data, name, errors), memoryview(data).nbytes
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
         """Chunked encoding; WTF-8 holds a final lead surrogate back (see
@@ -131,7 +135,7 @@ def _codec_info(name: str) -> codecs.CodecInfo:
             self.pending = ""
             if name == "wtf-8" and not final and text and "\ud800" <= text[-1] <= "\udbff":
                 self.pending, text = text[-1], text[:-1]
-            return _core.encode(text, name, self.errors)
+            return _text.encode(text, name, self.errors)
 
         def reset(self) -> None:
             self.pending = ""
@@ -158,7 +162,7 @@ def _codec_info(name: str) -> codecs.CodecInfo:
             self._encoder = IncrementalEncoder(errors)
 
         def encode(self, input: str, errors: str = "strict") -> Tuple[bytes, int]:
-            return _core.encode(input, name, errors), len(input)
+            return _text.encode(input, name, errors), len(input)
 
         def write(self, object: str) -> None:
             self._encoder.errors = self.errors

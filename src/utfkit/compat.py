@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Tuple
 
-from . import _core
-from ._native import ffi, lib
-from .stream import _Exclusive
+from ._binding import ffi, input_view, lib, release
+from .stream import Exclusive
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -55,19 +54,34 @@ class Utf8Validator:
     not advance ``validate``'s ``totalIndex``, as in autobahn.
     """
 
-    __slots__ = ("_stream", "_index", "_codepoint", "_guard")
+    __slots__ = ("_stream", "_index", "_codepoint", "_guard", "_in_c")
 
     def __init__(self) -> None:
         self._stream = ffi.new("utfkit_stream *")
-        self._guard = _Exclusive("Utf8Validator")
-        self.reset()
+        self._guard = Exclusive("Utf8Validator")
+        self._index = 0
+        self._codepoint = 0
+        # Whether the C stream state holds the message: only once a chunk
+        # ends inside a character or holds an error, or decode() is used.
+        # Between characters, a chunk that is well-formed as a whole just
+        # moves the index on.
+        self._in_c = False
 
     def reset(self) -> None:
         """Start a new message (stream) at index 0."""
-        with self._guard:
-            lib.utfkit_stream_init(self._stream, lib.UTFKIT_UTF8)
-            self._index = 0
-            self._codepoint = 0
+        guard = self._guard
+        try:
+            guard.take()
+        except IndexError:
+            guard.refuse()
+        self._index = 0
+        self._codepoint = 0
+        self._in_c = False
+        guard.give(True)
+
+    def _start_c(self) -> None:
+        lib.utfkit_stream_init(self._stream, lib.UTFKIT_UTF8)
+        self._in_c = True
 
     @property
     def codepoint(self) -> int:
@@ -79,6 +93,8 @@ class Utf8Validator:
         if not isinstance(b, int) or not 0 <= b <= 0xFF:
             raise ValueError(f"decode() takes one byte as an int in 0..255, not {b!r}")
         with self._guard:
+            if not self._in_c:
+                self._start_c()
             stream = self._stream
             starts_character = stream.pending_length == 0
             if lib.utfkit_stream_feed(stream, bytes((b,)), 1).status != lib.UTFKIT_OK:
@@ -90,20 +106,30 @@ class Utf8Validator:
             kept = stream.pending_length
             if kept == 0:
                 return UTF8_ACCEPT
-            return 2 + _sequence_length(stream.pending[0]) - kept
+            return 2 + _sequence_length(int(stream.pending[0])) - int(kept)
 
     def validate(self, ba: "Buffer") -> Tuple[bool, bool, int, int]:
         """Validate the next chunk; returns (valid, endsOnCodePoint, currentIndex, totalIndex)."""
-        with self._guard:
-            stream = self._stream
-            source = _core._input(ba, "validate")
+        guard = self._guard
+        try:
+            guard.take()
+        except IndexError:
+            guard.refuse()
+        try:
+            source = input_view(ba, "validate")
             length = len(source)
+            if not self._in_c:
+                if _utf8_validate(source, length):
+                    self._index += length
+                    return (True, True, length, self._index)
+                self._start_c()
+            stream = self._stream
             if stream.status != lib.UTFKIT_OK:
-                _core._release(source)
+                release(source)
                 return (length == 0, False, 0, self._index)
             chunk_start = int(stream.offset)
             result = lib.utfkit_stream_feed(stream, source, length)
-            _core._release(source)
+            release(source)
             if result.status == lib.UTFKIT_OK:
                 self._index += length
                 return (True, stream.pending_length == 0, length, self._index)
@@ -115,3 +141,8 @@ class Utf8Validator:
             current = rejected - chunk_start
             self._index += current
             return (False, False, current, self._index)
+        finally:
+            guard.give(True)
+
+
+_utf8_validate = lib.utfkit_utf8_validate

@@ -28,17 +28,26 @@ at once (``RuntimeError``) rather than mix their chunks up; give each thread
 from __future__ import annotations
 
 import codecs
-import threading
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Tuple
 
-from . import _core
-from ._core import _FORMS, _normalize_encoding
-from ._native import ffi, lib
+from ._binding import (
+    CPYTHON_DECODERS,
+    ENCODINGS,
+    as_bytes,
+    error_mode,
+    ffi,
+    input_view,
+    lib,
+    lookup,
+    reason,
+    release,
+)
+from ._oneshot import ISASCII_UP_TO, UTF_8, transcode, validate
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["IncrementalDecoder", "IncrementalTranscoder", "Validator"]
+__all__ = ["Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validator"]
 
 # A character (UTF-8), a surrogate pair (UTF-16) or a code unit (UTF-32) is
 # at most 4 bytes: 4 - len(carried) more bytes always settle what the
@@ -58,43 +67,85 @@ _INTERRUPTED_REASON = {
 _END_OF_DATA_REASON = "unexpected end of data"
 
 
-class _Exclusive:
+class Exclusive:
     """A non-blocking lock: a second caller, from any thread, gets a clear
-    RuntimeError instead of waiting or interleaving its chunks."""
+    RuntimeError instead of waiting or interleaving its chunks.
 
-    __slots__ = ("_lock", "_owner")
+    It is one token in a list: ``take()`` pops it (IndexError when another
+    caller holds it) and ``give()`` puts it back -- each one C call that is
+    atomic under the GIL (and locks the list in free-threaded builds), and
+    cheaper than ``threading.Lock.acquire(False)``, whose argument parsing
+    costs more than a whole short message.  Hot paths use::
+
+        try:
+            guard.take()
+        except IndexError:
+            guard.refuse()
+        try:
+            ...
+        finally:
+            guard.give(True)
+    """
+
+    __slots__ = ("take", "give", "_owner")
 
     def __init__(self, owner: str) -> None:
-        self._lock = threading.Lock()
+        token: List[bool] = [True]
+        self.take = token.pop
+        self.give = token.append
         self._owner = owner
 
+    def refuse(self) -> NoReturn:
+        raise RuntimeError(
+            f"this {self._owner} is already in use (by another thread, or re-entered "
+            "from a callback); a stream must be read in order: give each thread or "
+            "connection its own object, or serialise the calls with a lock"
+        ) from None
+
     def __enter__(self) -> None:
-        if not self._lock.acquire(blocking=False):
-            raise RuntimeError(
-                f"this {self._owner} is already in use (by another thread, or re-entered "
-                "from a callback); a stream must be read in order: give each thread or "
-                "connection its own object, or serialise the calls with a lock"
-            )
+        try:
+            self.take()
+        except IndexError:
+            self.refuse()
 
     def __exit__(self, *exc_info: object) -> None:
-        self._lock.release()
+        self.give(True)
 
 
 def _byte_view(data: object, function: str) -> memoryview:
     """A flat view of `data`'s bytes (no copy), with utfkit's TypeError and
     BufferError for what is not a contiguous bytes-like object."""
-    _core._release(_core._input(data, function))  # the same errors as every other call
+    release(input_view(data, function))  # the same errors as every other call
     view = memoryview(data)  # type: ignore[arg-type]
     return view if view.format == "B" and view.ndim == 1 else view.cast("B")
 
 
 def _stream_form(name: str, owner: str) -> int:
-    form = _FORMS[name]
+    form = ENCODINGS[name].form
     probe = ffi.new("utfkit_stream *")
     if lib.utfkit_stream_init(probe, form) != 0:
-        streamed = ", ".join(n for n, f in _FORMS.items() if lib.utfkit_stream_init(probe, f) == 0)
+        streamed = ", ".join(e.name for e in ENCODINGS.values() if lib.utfkit_stream_init(probe, e.form) == 0)
         raise LookupError(f"{owner} does not handle the encoding {name!r}; streams handle: {streamed}")
     return form
+
+
+# Forms in which a well-formed chunk leaves nothing for the next one to
+# complete or contradict: UTF-8 (Table 3-7), UTF-16 and UTF-32.  (WTF-8 is
+# not among them: a chunk ending in a lead surrogate sequence is well-formed,
+# and a trail surrogate sequence starting the next chunk makes the pair
+# ill-formed.)  For these, a stream between characters needs no C state:
+# a chunk that validates whole just moves the offset on.
+_SELF_CONTAINED_CHUNKS = frozenset(
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+)
+_validate = lib.utfkit_validate
+_stream_init = lib.utfkit_stream_init
+_stream_feed = lib.utfkit_stream_feed
+_OK = lib.UTFKIT_OK
+
+# A Validator's states: between characters (no C state needed), inside the
+# C stream state, finished, failed (its error kept).
+_BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = 0, 1, 2, 3
 
 
 # ------------------------------------------------------------------ Validator
@@ -118,65 +169,137 @@ class Validator:
     "unexpected end of data" for UTF-8, ``object`` the unfinished bytes);
     ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
     bytes fed so far (a failing feed adds none).
+
+    One message costs about what CPython's incremental decoder costs for
+    it: while the stream is between characters, a chunk that is
+    well-formed as a whole is settled by one validation, and the C stream
+    state (csrc/stream.c) is set up only when a chunk ends inside a
+    character or holds an error.
     """
 
-    __slots__ = ("encoding", "_form", "_stream", "_guard", "_error", "_finished")
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
+                 "_fast", "_validate_as")
 
     def __init__(self, encoding: str = "utf-8") -> None:
-        self.encoding = _normalize_encoding(encoding, "Validator")
+        self.encoding = lookup(encoding, "Validator").name
         self._form = _stream_form(self.encoding, "Validator")
+        self._fast = self._form in _SELF_CONTAINED_CHUNKS
+        # validate()'s own UTF-8 constant takes its shortest path
+        self._validate_as = UTF_8 if self.encoding == UTF_8 else self.encoding
         self._stream = ffi.new("utfkit_stream *")
-        self._guard = _Exclusive("Validator")
-        self.reset()
+        self._guard = guard = Exclusive("Validator")
+        self._take = guard.take
+        self._give = guard.give
+        self._error: Optional[UnicodeDecodeError] = None
+        self._base = 0  # stream offset where the C state starts counting
+        self._state = _BETWEEN_CHARACTERS
+        if not self._fast:
+            self._start_c(0)
+
+    def _start_c(self, base: int) -> None:
+        _stream_init(self._stream, self._form)
+        self._base = base
+        self._state = _IN_C
 
     def reset(self) -> None:
         """Start a new stream at offset 0."""
-        with self._guard:
-            lib.utfkit_stream_init(self._stream, self._form)
-            self._error: Optional[UnicodeDecodeError] = None
-            self._finished = False
+        try:
+            self._take()
+        except IndexError:
+            self._guard.refuse()
+        self._base = 0
+        if self._fast:
+            self._state = _BETWEEN_CHARACTERS
+        else:
+            self._start_c(0)
+        self._give(True)
 
     @property
     def offset(self) -> int:
         """Bytes fed so far (the stream offset of the next byte)."""
-        return int(self._stream.offset)
+        return self._base + int(self._stream.offset) if self._state == _IN_C else self._base
 
     def feed(self, chunk: "Buffer") -> None:
         """Check the next chunk of the stream (any bytes-like object, read in place)."""
-        with self._guard:
-            self._raise_earlier_error()
-            if self._finished:
-                raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
-            source = _core._input(chunk, "feed")
-            result = lib.utfkit_stream_feed(self._stream, source, len(source))
-            _core._release(source)
-            if result.status != lib.UTFKIT_OK:
-                self._fail(_core._as_bytes(chunk))
+        try:
+            self._take()
+        except IndexError:
+            self._guard.refuse()
+        try:
+            state = self._state
+            if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
+                if (self._validate_as is UTF_8 and len(chunk) <= ISASCII_UP_TO and chunk.isascii()) \
+                        or validate(chunk, self._validate_as):  # short chunks never cross into C
+                    self._base += len(chunk)
+                    return
+                self._start_c(self._base)
+            elif state > _IN_C:
+                self._refuse_feed()
+            source = input_view(chunk, "feed")
+            length = len(source)
+            if self._state == _BETWEEN_CHARACTERS:
+                if _validate(source, length, self._form):
+                    self._base += length
+                    return
+                self._start_c(self._base)
+            stream = self._stream
+            result = _stream_feed(stream, source, length)
+            if result.status != _OK:
+                release(source)
+                self._fail(as_bytes(chunk))
+            if self._fast and stream.pending_length == 0:
+                # between characters again: the C state is not needed
+                self._base += int(stream.offset)
+                self._state = _BETWEEN_CHARACTERS
+        finally:
+            self._give(True)
 
     def finish(self) -> None:
         """End the stream: raise if it ends inside a character."""
-        with self._guard:
-            self._raise_earlier_error()
-            unfinished = ffi.buffer(self._stream.pending, self._stream.pending_length)[:]
-            result = lib.utfkit_stream_finish(self._stream)
-            self._finished = True
-            if result.status != lib.UTFKIT_OK:
+        try:
+            self._take()
+        except IndexError:
+            self._guard.refuse()
+        try:
+            state = self._state
+            if state == _BETWEEN_CHARACTERS:
+                self._state = _FINISHED
+                return
+            if state == _FAILED:
+                self._raise_earlier_error()
+            if state == _FINISHED:
+                return
+            stream = self._stream
+            unfinished = ffi.buffer(stream.pending, stream.pending_length)[:]
+            if lib.utfkit_stream_finish(stream).status != _OK:
                 self._fail(unfinished)
+            self._base += int(stream.offset)  # the count moves out of the C state
+            self._state = _FINISHED
+        finally:
+            self._give(True)
+
+    def _refuse_feed(self) -> None:
+        self._raise_earlier_error()
+        raise ValueError("Validator.feed() after finish(); call reset() to start a new stream")
 
     def _raise_earlier_error(self) -> None:
-        if self._error is not None:
-            error = self._error
+        error = self._error
+        if self._state == _FAILED and error is not None:
             raise UnicodeDecodeError(error.encoding, error.object, error.start, error.end, error.reason)
 
-    def _fail(self, chunk: bytes) -> None:
+    def _fail(self, chunk: bytes) -> NoReturn:
+        """Record and raise the C state's error; the count moves out of it."""
         stream = self._stream
-        why = _core.reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
-        start = int(stream.error_position)
+        why = reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
+        start = self._base + int(stream.error_position)
         self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
+        self._base += int(stream.offset)
+        self._state = _FAILED
         self._raise_earlier_error()
+        raise AssertionError("unreachable")
 
     def __repr__(self) -> str:
-        state = "failed" if self._error else "finished" if self._finished else "open"
+        state = "failed" if self._state == _FAILED else "finished" if self._state == _FINISHED else "open"
         return f"<utfkit.Validator {self.encoding} offset={self.offset} {state}>"
 
 
@@ -207,19 +330,19 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
         super().__init__(errors)
-        self.encoding = _normalize_encoding(encoding, "IncrementalDecoder")
-        decode_part = _core._CPYTHON_DECODERS.get(self.encoding)
+        self.encoding = lookup(encoding, "IncrementalDecoder").name
+        decode_part = CPYTHON_DECODERS.get(self.encoding)
         if decode_part is None:
             raise LookupError(
                 f"IncrementalDecoder does not handle the encoding {self.encoding!r}; it handles: "
-                f"{', '.join(_core._CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
+                f"{', '.join(CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
                 "and codecs.getincrementaldecoder)"
             )
         self._decode_part = decode_part
         self._carried = b""
-        self._guard = _Exclusive("IncrementalDecoder")
+        self._guard = Exclusive("IncrementalDecoder")
 
-    def decode(self, input: "Buffer", final: bool = False) -> str:  # noqa: A002 (codecs' name)
+    def decode(self, input: "Buffer", final: bool = False) -> str:
         with self._guard:
             view = _byte_view(input, "decode")
             carried, errors = self._carried, self.errors
@@ -295,13 +418,13 @@ class IncrementalTranscoder:
     __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
-        self.from_ = _normalize_encoding(from_, "IncrementalTranscoder", "from_")
-        self.to = _normalize_encoding(to, "IncrementalTranscoder", "to")
-        _core._error_mode(errors, "IncrementalTranscoder")
+        self.from_ = lookup(from_, "IncrementalTranscoder", "from_").name
+        self.to = lookup(to, "IncrementalTranscoder", "to").name
+        error_mode(errors, "IncrementalTranscoder")
         self.errors = errors
         self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
         self._interrupted = _INTERRUPTED_REASON.get(self.from_)
-        self._guard = _Exclusive("IncrementalTranscoder")
+        self._guard = Exclusive("IncrementalTranscoder")
         self._carried = b""
         self._offset = 0
 
@@ -373,12 +496,13 @@ class IncrementalTranscoder:
         if not len(piece):
             return b""
         try:
-            output = _core.transcode(piece, self.from_, self.to, self.errors)
+            output = transcode(piece, self.from_, self.to, self.errors)
         except UnicodeDecodeError as error:
             why = error.reason
             if suffix and why == _END_OF_DATA_REASON and self._interrupted:
                 why = self._interrupted
-            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), error.start + base, error.end + base, why) from None
+            start, end = error.start + base, error.end + base
+            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), start, end, why) from None
         return output if type(output) is bytes else bytes(output)
 
     def __repr__(self) -> str:

@@ -50,9 +50,9 @@ import random
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
-from typing import Literal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 __all__ = [
     "CORPUS_NAMES",
@@ -271,7 +271,7 @@ class _Style:
         return result
 
 
-_ENGLISH_WORDS: tuple[str, ...] = tuple(
+_ENGLISH_WORDS: tuple[str, ...] = tuple(  # a word list reads best as prose
     """
     the of and to in a is that for it as was with be by on not he this are or his
     from at which but have an they you were had her she there been one all we their
@@ -293,7 +293,7 @@ _ENGLISH_WORDS: tuple[str, ...] = tuple(
     seemed family interest want members mind country area others done turned although
     open problem sense service certain kind began different thus help means whole field
     planet surface orbit atmosphere water ice crater volcano mission rover spacecraft
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
 # Non-ASCII tokens as they occur in English prose: names with diacritics,
@@ -650,12 +650,17 @@ def generated_text(name: str, size: int = DEFAULT_SIZE) -> Text:
 
 
 def corpus_texts(
-    path: str | os.PathLike[str], max_size: int = MAX_FILE_SIZE
+    path: str | os.PathLike[str], max_size: int = MAX_FILE_SIZE, size: int | None = None
 ) -> list[Text]:
     """The ``*.txt`` files under ``path`` (see :func:`load_dir`) as texts:
     each well-formed file, then a ``-dirty`` variant of each; a file that is
     ill-formed UTF-8 as found is listed once, among the dirty ones, under its
-    own name.  Raises FileNotFoundError when there are no such files."""
+    own name.  Raises FileNotFoundError when there are no such files.
+
+    With ``size``, each file is cut to its first ``size`` bytes (less the
+    0..3 that end it on a character boundary) before the dirty variant is
+    made, as :func:`generate` cuts a generated text; files shorter than
+    ``size`` are left out, so that every text is of the size asked for."""
     files = _corpus_files(path, max_size)
     if not files:
         limit = f"{max_size >> 20} MiB" if max_size % (1 << 20) == 0 else f"{max_size} bytes"
@@ -663,7 +668,11 @@ def corpus_texts(
     clean: list[Text] = []
     dirty_texts: list[Text] = []
     for name, file in files.items():
+        if size is not None and file.stat().st_size < size:
+            continue
         data = file.read_bytes()
+        if size is not None:
+            data = _trim_to_character_boundary(data, size)
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:

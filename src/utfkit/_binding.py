@@ -1,0 +1,380 @@
+"""The binding to the C core: encoding names to C forms, buffers in and out
+without copies, and C results turned into the standard exceptions.
+
+Everything above this module (the byte API, the ``str`` API, the streams,
+the codecs, the CLI) reaches C through the names here, which are public
+inside the package.  The cffi extension is ``utfkit._native``.
+"""
+
+from __future__ import annotations
+
+import array
+import codecs
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+
+from ._native import ffi, lib
+
+__all__ = [
+    "CPYTHON_DECODERS",
+    "ENCODINGS",
+    "ERROR_MODES",
+    "Encoding",
+    "SIZE_MAX",
+    "SIZE_T_CODE",
+    "UTF8_FAMILY",
+    "as_bytes",
+    "decode_error",
+    "error_mode",
+    "ffi",
+    "input_view",
+    "lib",
+    "lookup",
+    "new_uninitialized",
+    "output_view",
+    "raise_for",
+    "reason",
+    "release",
+    "Scratch",
+    "give_scratch",
+    "new_scratch",
+    "scratch",
+    "take_scratch",
+    "surrogate_sequence_unit",
+    "worst_case_size",
+]
+
+# ---------------------------------------------------------------- encodings
+
+
+class Encoding(NamedTuple):
+    """What the binding knows of one encoding form."""
+
+    name: str  # canonical, as codecs.lookup spells it ("utf-16-le")
+    form: int  # the C core's utfkit_form
+    unit_size: int  # bytes per code unit
+    # CPython's codec functions for the same form, or None (WTF-8, CESU-8,
+    # MUTF-8): decode(data, errors, final) -> (str, consumed) reading any
+    # buffer in place, encode(text, errors) -> (bytes, consumed).
+    cpython_decode: Optional[Callable[..., Tuple[str, int]]]
+    cpython_encode: Optional[Callable[..., Tuple[bytes, int]]]
+
+
+def _encoding(name: str, form: int, unit_size: int, cpython: Optional[str]) -> Encoding:
+    if cpython is None:
+        return Encoding(name, form, unit_size, None, None)
+    return Encoding(
+        name, form, unit_size,
+        getattr(codecs, f"{cpython}_decode"), getattr(codecs, f"{cpython}_encode"),
+    )
+
+
+ENCODINGS: Dict[str, Encoding] = {
+    e.name: e
+    for e in (
+        _encoding("utf-8", lib.UTFKIT_UTF8, 1, "utf_8"),
+        _encoding("utf-16-le", lib.UTFKIT_UTF16LE, 2, "utf_16_le"),
+        _encoding("utf-16-be", lib.UTFKIT_UTF16BE, 2, "utf_16_be"),
+        _encoding("utf-32-le", lib.UTFKIT_UTF32LE, 4, "utf_32_le"),
+        _encoding("utf-32-be", lib.UTFKIT_UTF32BE, 4, "utf_32_be"),
+        _encoding("wtf-8", lib.UTFKIT_WTF8, 1, None),
+        _encoding("cesu-8", lib.UTFKIT_CESU8, 1, None),
+        _encoding("mutf-8", lib.UTFKIT_MUTF8, 1, None),
+    )
+}
+UTF8 = ENCODINGS["utf-8"]
+
+# The UTF-8-based forms CPython has no codec for, by every spelling utfkit
+# accepts once case, '-', '_' and space are folded.
+UTF8_FAMILY = frozenset({"wtf-8", "cesu-8", "mutf-8"})
+_FAMILY_SPELLINGS = {name.replace("-", ""): name for name in UTF8_FAMILY}
+
+# Forms that carry lone surrogates (csrc/utfkit.h): between them and UTF-16
+# a lone surrogate converts like any other code point.
+_CARRY_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8"})
+_TAKE_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8", "utf-16-le", "utf-16-be"})
+
+CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
+    e.name: e.cpython_decode for e in ENCODINGS.values() if e.cpython_decode is not None
+}
+
+# Every spelling met so far -> its Encoding: a call pays for name folding
+# and codecs.lookup once per spelling, then one dict lookup.
+_SPELLED: Dict[str, Encoding] = dict(ENCODINGS)
+
+
+def _fold(encoding: str) -> Encoding:
+    folded = encoding.strip().lower().replace("_", "-").replace(" ", "-")
+    name = _FAMILY_SPELLINGS.get(folded.replace("-", ""))
+    if name is None:
+        try:
+            name = codecs.lookup(encoding).name
+        except LookupError:
+            raise LookupError(f"unknown encoding: {encoding}") from None
+    known = ENCODINGS.get(name)
+    if known is None:
+        raise LookupError(
+            f"utfkit does not handle the encoding {encoding!r}; "
+            f"it handles: {', '.join(ENCODINGS)} (UTF-16 and UTF-32 with an explicit byte order)"
+        )
+    return known
+
+
+def lookup(encoding: object, function: str, argument: str = "encoding") -> Encoding:
+    """The Encoding an encoding name means (case, '-', '_' and space read as
+    the codecs module reads them): TypeError for a non-str, LookupError for
+    an encoding utfkit does not handle."""
+    known = _SPELLED.get(encoding) if type(encoding) is str else None
+    if known is not None:
+        return known
+    if not isinstance(encoding, str):
+        raise TypeError(f"{function}() argument '{argument}' must be str, not {type(encoding).__name__}")
+    known = _fold(encoding)
+    if len(_SPELLED) < 1024:  # bounded: a caller inventing names cannot grow it without end
+        _SPELLED[encoding] = known
+    return known
+
+
+ERROR_MODES: Dict[str, int] = {
+    "strict": lib.UTFKIT_STRICT, "replace": lib.UTFKIT_REPLACE, "ignore": lib.UTFKIT_IGNORE,
+}
+
+
+def error_mode(errors: object, function: str) -> int:
+    """The C core's utfkit_errors for `errors`: TypeError for a non-str,
+    LookupError for a handler no codec knows, ValueError for a handler the
+    core does not apply."""
+    if not isinstance(errors, str):
+        raise TypeError(f"{function}() argument 'errors' must be str, not {type(errors).__name__}")
+    mode = ERROR_MODES.get(errors)
+    if mode is not None:
+        return mode
+    codecs.lookup_error(errors)  # LookupError for names no codec knows, as CPython says it
+    raise ValueError(
+        f"{function}() handles errors='strict', 'replace' or 'ignore', not {errors!r}; "
+        "for other handlers use decode() and encode()"
+    )
+
+
+# ------------------------------------------------------------------ buffers
+
+_BYTES = ffi.typeof("uint8_t[]")  # parsed once, not per call
+_from_buffer = ffi.from_buffer
+
+
+def input_view(data: object, function: str) -> Any:
+    """What to hand C as ``const uint8_t *`` for `data`, without a copy.
+
+    ``bytes`` is returned as it is (cffi passes its internal buffer
+    directly, which is cheaper than ffi.from_buffer); any other
+    C-contiguous buffer becomes a uint8_t[] view whose len() is its size in
+    bytes, whatever its item size.
+    """
+    if type(data) is bytes:
+        return data
+    if isinstance(data, str):
+        raise TypeError(
+            f"{function}() argument 'data' must be a bytes-like object, not 'str' "
+            "(encode the text first, e.g. text.encode('utf-8'))"
+        )
+    try:
+        return _from_buffer(_BYTES, data)
+    except TypeError:
+        raise TypeError(
+            f"{function}() argument 'data' must be a bytes-like object, not {type(data).__name__!r}"
+        ) from None
+    except (BufferError, ValueError) as error:  # NumPy says ValueError for non-contiguous arrays
+        raise BufferError(
+            f"{function}() needs a C-contiguous buffer ({error}); pass a contiguous copy such as bytes(data)"
+        ) from None
+
+
+def output_view(out: object, function: str) -> Any:
+    """A writable uint8_t[] view of `out` (no copy)."""
+    try:
+        return _from_buffer(_BYTES, out, True)  # require_writable, passed by position: half the cost
+    except TypeError:
+        raise TypeError(
+            f"{function}() argument 'out' must be a writable bytes-like object "
+            f"(e.g. bytearray), not {type(out).__name__!r}"
+        ) from None
+    except (BufferError, ValueError) as error:
+        raise BufferError(f"{function}() needs a writable C-contiguous 'out' buffer ({error})") from None
+
+
+def release(view: Any) -> None:
+    """Stop exporting the caller's buffer now, not when `view` is collected.
+
+    Needed before raising: an exception's traceback keeps the frames -- and
+    their views -- alive, which would leave a bytearray unresizable and an
+    mmap unclosable.  On success the view dies with the call's frame.
+    """
+    if type(view) is not bytes:
+        ffi.release(view)
+
+
+def as_bytes(data: object) -> bytes:
+    return data if type(data) is bytes else bytes(data)  # type: ignore[call-overload]
+
+
+# array.array's code for C size_t, to hand lengths to C in place.
+SIZE_T_CODE = next(code for code in "QLI" if array.array(code).itemsize == ffi.sizeof("size_t"))
+SIZE_MAX = int(ffi.cast("size_t", -1))
+
+# Memory that C overwrites anyway: no zero-filling.
+new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
+
+# Scratch space for output, reused from call to call: a conversion writes
+# there and the result is copied out, so no call touches more fresh pages
+# than its result's.  Kept up to this size; a larger conversion measures its
+# output first (see the byte API).
+SCRATCH_KEPT = 4 << 20
+
+# A scratch buffer: as ``uint8_t[]`` for C to write, as ``char *`` for
+# ffi.unpack to copy out as ``bytes`` in one call, and its size.
+Scratch = Tuple[Any, Any, int]
+
+
+def new_scratch(size: int) -> Scratch:
+    space = new_uninitialized("uint8_t[]", max(size, 1 << 16))
+    return (space, ffi.cast("char *", space), len(space))
+
+
+# The kept buffer, in a list used as a pool of one: take_scratch() pops it
+# (IndexError while another thread's call holds it -- that call then gets
+# a buffer of its own) and give_scratch() puts it back.  Each is one C call,
+# atomic under the GIL; a thread-local would cost several times more.
+_POOL: List[Scratch] = [new_scratch(1 << 16)]
+take_scratch = _POOL.pop
+
+
+def give_scratch(buffer: Scratch) -> None:
+    """Keep `buffer` for the next call, unless one is kept already or it is
+    larger than SCRATCH_KEPT."""
+    if not _POOL and buffer[2] <= SCRATCH_KEPT:
+        _POOL.append(buffer)
+
+
+def scratch(size: int) -> Scratch:
+    """A scratch buffer of at least `size` bytes for one call, to be handed
+    back with give_scratch()."""
+    try:
+        buffer = take_scratch()
+    except IndexError:
+        return new_scratch(size)
+    return buffer if buffer[2] >= size else new_scratch(size)
+
+
+def worst_case_size(length: int, source: Encoding, target: Encoding) -> int:
+    """An upper bound of a conversion's output size.
+
+    Every source code unit yields at most one code point (a character, or
+    one U+FFFD for the subpart it starts), and so does a partial final
+    unit.  A code point from a 1- or 2-byte unit is at most 3 bytes of
+    UTF-8 (or WTF-8, CESU-8, MUTF-8) or 2 of UTF-16 (a supplementary one
+    takes 2 such units, and 6 bytes of CESU-8); from a UTF-32 unit, at most
+    4 bytes in any form but CESU-8 and MUTF-8, 6.
+    """
+    units = -(-length // source.unit_size)
+    if source.unit_size == 4:
+        per_unit = 6 if target.name in ("cesu-8", "mutf-8") else 4
+    else:
+        per_unit = (0, 3, 2, 0, 4)[target.unit_size]
+    return units * per_unit
+
+
+# ------------------------------------------------------------------ errors
+
+# Reasons, worded as CPython's decoders word them.
+_UTF_8_REASONS = {
+    lib.UTFKIT_INVALID_START: "invalid start byte",
+    lib.UTFKIT_INVALID_CONTINUATION: "invalid continuation byte",
+    lib.UTFKIT_END_OF_DATA: "unexpected end of data",
+}
+_UTF_32_REASONS = {
+    lib.UTFKIT_END_OF_DATA: "truncated data",
+    lib.UTFKIT_SURROGATE: "code point in surrogate code point range(0xd800, 0xe000)",
+    lib.UTFKIT_TOO_LARGE: "code point not in range(0x110000)",
+}
+
+
+def reason(
+    status: int, encoding: str = "utf-8", unit: int = 0, subpart_length: int = 0,
+    to: Optional[str] = None,
+) -> str:
+    """CPython's wording for an ill-formed subsequence the C core reported.
+
+    For UTF-16, `unit` is the code unit at the error (a lead surrogate with
+    no trail, or a lone trail surrogate) and `subpart_length` tells a final
+    odd byte from a surrogate pair cut short.  For WTF-8, CESU-8 and MUTF-8
+    (whose reasons utfkit defines, in UTF-8's words where UTF-8's apply),
+    `unit` is the first byte of the subsequence -- or, for a surrogate byte
+    sequence, the surrogate code point it encodes -- and `to` the encoding
+    a conversion was writing, if any.
+    """
+    if encoding == "utf-8":
+        return _UTF_8_REASONS[status]
+    if encoding in UTF8_FAMILY:
+        return _utf8_family_reason(status, encoding, unit, to)
+    if encoding.startswith("utf-32"):
+        return _UTF_32_REASONS[status]
+    if status == lib.UTFKIT_END_OF_DATA:
+        return "truncated data" if subpart_length < 2 else "unexpected end of data"
+    return "illegal UTF-16 surrogate" if 0xD800 <= unit <= 0xDBFF else "illegal encoding"
+
+
+def _utf8_family_reason(status: int, encoding: str, unit: int, to: Optional[str]) -> str:
+    """The reasons utfkit defines for WTF-8, CESU-8 and MUTF-8 input
+    (README, "Errors"); the cuts are in csrc/utfkit.h."""
+    if status == lib.UTFKIT_INVALID_START:
+        if encoding != "wtf-8" and 0xF0 <= unit <= 0xF4:
+            return (f"invalid start byte ({encoding} has no 4-byte form: a supplementary "
+                    "character is a surrogate pair of 3-byte sequences)")
+        if encoding == "mutf-8" and unit == 0:
+            return "invalid start byte (mutf-8 writes U+0000 as C0 80)"
+        return "invalid start byte"
+    if status == lib.UTFKIT_SURROGATE:
+        if encoding == "cesu-8":
+            which = "lead" if unit < 0xDC00 else "trail"
+            return f"unpaired {which} surrogate byte sequence"
+        if to is not None and to not in _TAKE_LONE_SURROGATES:
+            return f"lone surrogate byte sequence cannot be converted to {to}"
+        return "surrogate pair byte sequence (wtf-8 writes the pair as one 4-byte sequence)"
+    return _UTF_8_REASONS[status]
+
+
+def surrogate_sequence_unit(subsequence: bytes, status: int) -> int:
+    """reason()'s `unit` for WTF-8, CESU-8, MUTF-8: the first byte of the
+    ill-formed subsequence, or the surrogate a surrogate byte sequence
+    (ED A0..BF 80..BF) encodes."""
+    if status == lib.UTFKIT_SURROGATE:
+        return 0xD000 | (subsequence[1] & 0x3F) << 6 | (subsequence[2] & 0x3F)
+    return subsequence[0]
+
+
+def decode_error(
+    data: object, encoding: str, status: int, start: int, subpart_length: int,
+    to: Optional[str] = None,
+) -> UnicodeDecodeError:
+    """The UnicodeDecodeError CPython's decoder would raise (utfkit's
+    reasons for the forms CPython lacks); `object` is the whole input."""
+    whole = as_bytes(data)
+    unit = 0
+    if encoding.startswith("utf-16") and status == lib.UTFKIT_SURROGATE:
+        unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
+    elif encoding in UTF8_FAMILY and start < len(whole):
+        unit = surrogate_sequence_unit(whole[start : start + 3], status)
+    why = reason(status, encoding, unit, subpart_length, to)
+    return UnicodeDecodeError(encoding, whole, start, start + subpart_length, why)
+
+
+def raise_for(result: Any, data: object, source: str, target: Optional[str] = None) -> None:
+    """Raise what a C result reports, if anything."""
+    status = result.status
+    if status == lib.UTFKIT_OK:
+        return
+    if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+        raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
+    if status == lib.UTFKIT_TOO_LARGE and result.subpart_length == 0:
+        # (a UTF-32 unit above 10FFFF has a 4-byte subpart)
+        raise MemoryError("utfkit: the input is too large to convert in memory")
+    raise decode_error(data, source, status, result.position, result.subpart_length, target)

@@ -1,0 +1,74 @@
+"""The ``str`` API: decode and encode.
+
+The ``str`` is built by CPython's own codec, reading the caller's buffer in
+place: nothing outside CPython builds a ``str`` faster.  WTF-8, CESU-8 and
+MUTF-8, which CPython lacks, go through the C core first
+(``_utf8_family``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._binding import UTF8_FAMILY, input_view, lookup, release
+from ._utf8_family import decode_utf8_family, encode_utf8_family
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+__all__ = ["decode", "encode"]
+
+UTF_8 = "utf-8"
+
+
+def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str:
+    """Identical to ``bytes(data).decode(encoding, errors)``, without the copy.
+
+    The ``str`` is built by CPython's own decoder, reading `data` in place:
+    nothing outside CPython can build a ``str`` faster, and measured here,
+    repairing the bytes in C first and then decoding was slower than
+    CPython's built-in ``replace`` and ``ignore`` paths.  Every handler
+    CPython accepts works, registered ones included, and an unknown handler
+    name raises LookupError exactly when CPython would: on meeting the first
+    ill-formed code unit.
+
+    ``wtf-8``, ``cesu-8`` and ``mutf-8``, which CPython lacks, decode as
+    their specifications say: WTF-8 and MUTF-8 yield lone surrogates as
+    they are (a MUTF-8 surrogate pair joins into one character), and every
+    error handler is called with utfkit's positions and reasons.
+    """
+    if type(data) is bytes and encoding is UTF_8:
+        # The common case, as directly as CPython's own call (CPython raises
+        # the same TypeError for a non-str errors).
+        return data.decode(UTF_8, errors)
+    known = lookup(encoding, "decode")
+    if not isinstance(errors, str):
+        raise TypeError(f"decode() argument 'errors' must be str, not {type(errors).__name__}")
+    release(input_view(data, "decode"))  # the same TypeError / BufferError as every other call
+    if known.cpython_decode is None:
+        return decode_utf8_family(data, known.name, errors)
+    return known.cpython_decode(data, errors, True)[0]
+
+
+def encode(text: str, encoding: str = UTF_8, errors: str = "strict") -> bytes:
+    """Identical to ``text.encode(encoding, errors)``.
+
+    Lone surrogates follow `errors` exactly as CPython's encoders treat them
+    (strict raises UnicodeEncodeError; surrogatepass, replace, ignore,
+    backslashreplace and the rest as CPython does).
+
+    ``wtf-8`` writes lone surrogates as surrogate byte sequences and joins a
+    lead surrogate followed by a trail surrogate into one 4-byte sequence
+    (seed 003 section 6.1); ``mutf-8`` writes every code point as Java's
+    String does (U+0000 as C0 80, supplementary characters and surrogates
+    as 3-byte surrogate sequences); ``cesu-8`` does so for Unicode text
+    only: a surrogate in `text` goes to the `errors` handler.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"encode() argument 'text' must be str, not {type(text).__name__}")
+    known = lookup(encoding, "encode")
+    if not isinstance(errors, str):
+        raise TypeError(f"encode() argument 'errors' must be str, not {type(errors).__name__}")
+    if known.name in UTF8_FAMILY:
+        return encode_utf8_family(text, known.name, errors)
+    return text.encode(known.name, errors)
