@@ -6,7 +6,13 @@
 #                    under qemu-aarch64, so the NEON kernel is tested on an x86 machine
 #                    (Debian: apt-get install gcc-aarch64-linux-gnu qemu-user); --quick by
 #                    default, about 3 minutes
-#   make clean       remove csrc/tests/bin/
+#   make bench       build benchmarks/bench_kernels.c with the core (-O3, as the Python
+#                    extension is built) and run it: GB/s per operation, per text file,
+#                    per kernel, with memchr's read speed over the same buffer beside it.
+#                    BENCH_CORPUS (default: the team's shared corpus, ../shared/corpus
+#                    from the main checkout) and BENCH_ARGS (e.g. --ops count,len8to16
+#                    --kernels avx2,avx512 --ratios) choose what it measures
+#   make clean       remove csrc/tests/bin/ and benchmarks/bin/
 #
 # Extra arguments for the test program: make ctest CTEST_ARGS=--all-4-byte
 #
@@ -64,7 +70,23 @@ FUZZ_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SOURCES))
 # coverage, not linked with its main).
 FUZZ_CORE_OBJECTS := $(patsubst csrc/%.c,$(FUZZ_BIN)/core/%.o,$(CORE_SOURCES))
 
-.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-long fuzz-build fuzz-seeds
+.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-long fuzz-build fuzz-seeds bench
+
+BENCH_BIN := benchmarks/bin
+BENCH_CORPUS ?= $(firstword $(wildcard ../shared/corpus ../../shared/corpus))
+BENCH_ARGS ?=
+BENCH_CFLAGS := -O3 -std=gnu11 $(WARNINGS) -Icsrc
+
+bench: $(BENCH_BIN)/bench_kernels
+	@test -n "$(BENCH_CORPUS)$(filter-out -%,$(BENCH_ARGS))" || \
+	  { echo "make bench: give BENCH_CORPUS=DIR (a folder of UTF-8 .txt files)"; exit 2; }
+	./$(BENCH_BIN)/bench_kernels $(BENCH_ARGS) $(BENCH_CORPUS)
+
+$(BENCH_BIN)/bench_kernels: benchmarks/bench_kernels.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BENCH_BIN)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(CORE_SOURCES)
+
+$(BENCH_BIN):
+	mkdir -p $@
 
 ctest: $(CTEST_PROGRAMS)
 	@set -e; for program in $^; do echo "== $$program"; ./$$program $(CTEST_ARGS); done
@@ -117,4 +139,4 @@ fuzz-long: fuzz-build fuzz-seeds
 	  --results fuzz/results-long.txt $(FUZZ_PROGRAMS)
 
 clean:
-	rm -rf $(BIN) $(FUZZ_BIN)
+	rm -rf $(BIN) $(FUZZ_BIN) $(BENCH_BIN)

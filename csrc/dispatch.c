@@ -11,21 +11,36 @@
 #include "kernels.h"
 #include "utfkit.h"
 
-#define KERNEL(suffix, ascii_finder)                                              \
+/* A kernel: its UTF-8 loops, the ASCII-run finder it uses, the counting
+ * loops of its lengths, and its one-pass validations with a count (UTF-8
+ * census, UTF-16 to UTF-8 length; or NULL). */
+#define KERNEL(suffix, ascii_finder, lengths, census, utf16_length)               \
     {.name = #suffix,                                                            \
      .ascii_prefix_length = utfkit_ascii_prefix_length_##ascii_finder,           \
      .utf8_advance = utf8_advance_##suffix,                                       \
-     .utf8_validate = utf8_validate_##suffix}
+     .utf8_validate = utf8_validate_##suffix,                                     \
+     .utf8_well_formed_bound = utf8_well_formed_bound_##suffix,                   \
+     .utf8_code_points = utf8_code_points_##lengths,                              \
+     .utf8_utf16_units = utf8_utf16_units_##lengths,                              \
+     .utf16_utf8_length = utf16_utf8_length_##lengths,                            \
+     .utf16_surrogates = utf16_surrogates_##lengths,                              \
+     .utf32_utf8_length = utf32_utf8_length_##lengths,                            \
+     .utf32_supplementary = utf32_supplementary_##lengths,                        \
+     .utf8_validate_census = census,                                              \
+     .utf16_validate_utf8_length = utf16_length}
 
-static const utfkit_kernel kernel_scalar = KERNEL(scalar, scalar);
+static const utfkit_kernel kernel_scalar = KERNEL(scalar, scalar, scalar, NULL, NULL);
 #if defined(UTFKIT_X86_64)
-static const utfkit_kernel kernel_sse2 = KERNEL(sse2, sse2);
-static const utfkit_kernel kernel_sse4 = KERNEL(sse4, sse2);
-static const utfkit_kernel kernel_avx2 = KERNEL(avx2, avx2);
-static const utfkit_kernel kernel_avx512 = KERNEL(avx512, avx512);
+static const utfkit_kernel kernel_sse2 = KERNEL(sse2, sse2, scalar, NULL, NULL);
+static const utfkit_kernel kernel_sse4 = KERNEL(
+    sse4, sse2, sse4, utf8_validate_census_sse4, utf16_validate_utf8_length_sse4);
+static const utfkit_kernel kernel_avx2 = KERNEL(
+    avx2, avx2, avx2, utf8_validate_census_avx2, utf16_validate_utf8_length_avx2);
+static const utfkit_kernel kernel_avx512 =
+    KERNEL(avx512, avx512, avx512, utf8_validate_census_avx512, utf16_validate_utf8_length_avx512);
 #endif
 #if defined(UTFKIT_AARCH64)
-static const utfkit_kernel kernel_neon = KERNEL(neon, neon);
+static const utfkit_kernel kernel_neon = KERNEL(neon, neon, scalar, NULL, NULL);
 #endif
 
 /* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI
@@ -111,8 +126,9 @@ static int kernel_chosen = 0;
  * The widest kernel is not always the fastest at everything: on AMD Zen 4,
  * simdutf's AVX2 kernel validates faster than its AVX-512 one (16.5 vs
  * 14.7 GB/s), while AVX-512 transcodes faster.  So when the best kernel is
- * chosen automatically, UTF-8 validation (utf8_validate and utf8_advance,
- * which every validating entry point uses) goes to whichever of AVX-512 and
+ * chosen automatically, UTF-8 validation (utf8_validate, utf8_advance,
+ * utf8_well_formed_bound and utf8_validate_census, which every validating
+ * entry point uses) goes to whichever of AVX-512 and
  * AVX2 validates 16 KiB of non-ASCII text faster here, timed once, a few
  * microseconds in all, interleaved; the rest stays with the best kernel.
  * Both give bit-identical results (every kernel does), so the choice only
@@ -167,6 +183,8 @@ static const utfkit_kernel *automatic(const utfkit_kernel *best)
 #endif
     automatic_kernel.utf8_advance = validation_kernel->utf8_advance;
     automatic_kernel.utf8_validate = validation_kernel->utf8_validate;
+    automatic_kernel.utf8_well_formed_bound = validation_kernel->utf8_well_formed_bound;
+    automatic_kernel.utf8_validate_census = validation_kernel->utf8_validate_census;
     return &automatic_kernel;
 }
 

@@ -24,6 +24,12 @@ typedef struct utf8_progress {
     size_t position;
 } utf8_progress;
 
+/* What UTF-8 text holds, for the lengths of its other forms. */
+typedef struct utf8_census {
+    size_t code_points;  /* bytes that are not continuation bytes 80..BF */
+    size_t utf16_units;  /* code_points plus the 4-byte lead bytes F0..FF (D91: a pair) */
+} utf8_census;
+
 typedef struct utfkit_kernel {
     const char *name;
     /* Length of the longest prefix of src[0..len) made of bytes 00..7F
@@ -34,6 +40,37 @@ typedef struct utfkit_kernel {
     utf8_progress (*utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress);
     /* 1 if src[0..len) is well-formed UTF-8. */
     int (*utf8_validate)(const uint8_t *src, size_t len);
+    /* The same validation, telling where to look for the error: len if
+     * src[0..len) is well-formed, else a character boundary p < len with
+     * src[0..p) well-formed -- for the vector kernels a few vectors before
+     * the first error, so that utf8_advance from p finds it without
+     * scanning the text again from the start (0 for the others). */
+    size_t (*utf8_well_formed_bound)(const uint8_t *src, size_t len);
+
+    /* Output lengths of well-formed text, by counting code units
+     * (csrc/lengths.c is the reference, simd/utf_lengths.h the vector
+     * form).  For ill-formed text the numbers mean nothing, but every
+     * kernel gives the same ones and reads nothing outside src[0..len). */
+    size_t (*utf8_code_points)(const uint8_t *src, size_t len);
+    size_t (*utf8_utf16_units)(const uint8_t *src, size_t len);
+    /* UTF-8 length of the len / 2 UTF-16 units of src. */
+    size_t (*utf16_utf8_length)(const uint8_t *src, size_t len, int big_endian);
+    /* Units D800..DFFF among the len / 2 UTF-16 units. */
+    size_t (*utf16_surrogates)(const uint8_t *src, size_t len, int big_endian);
+    /* UTF-8 length of the len / 4 UTF-32 units of src. */
+    size_t (*utf32_utf8_length)(const uint8_t *src, size_t len, int big_endian);
+    /* Units 10000 and above among the len / 4 UTF-32 units. */
+    size_t (*utf32_supplementary)(const uint8_t *src, size_t len, int big_endian);
+    /* UTF-8 validation and census in one pass: utf8_well_formed_bound's
+     * answer, and *census filled in when it is len (else *census means
+     * nothing).  NULL for a kernel without one: callers validate, then
+     * count. */
+    size_t (*utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census);
+    /* UTF-16 validation (D91) and UTF-8 length in one pass: 1 and
+     * *utf8_length set if src[0..len) is well-formed UTF-16, else 0.  NULL
+     * for a kernel without one. */
+    int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
+                                      size_t *utf8_length);
 } utfkit_kernel;
 
 extern const utfkit_kernel *utfkit_active_kernel;
@@ -41,10 +78,20 @@ extern const utfkit_kernel *utfkit_active_kernel;
 #define UTFKIT_DECLARE_KERNEL(suffix)                                                     \
     size_t utfkit_ascii_prefix_length_##suffix(const uint8_t *src, size_t len);          \
     utf8_progress utf8_advance_##suffix(const uint8_t *src, size_t len, utf8_progress p); \
-    int utf8_validate_##suffix(const uint8_t *src, size_t len);
+    int utf8_validate_##suffix(const uint8_t *src, size_t len);                          \
+    size_t utf8_well_formed_bound_##suffix(const uint8_t *src, size_t len);
+
+#define UTFKIT_DECLARE_LENGTHS(suffix)                                                  \
+    size_t utf8_code_points_##suffix(const uint8_t *src, size_t len);                   \
+    size_t utf8_utf16_units_##suffix(const uint8_t *src, size_t len);                   \
+    size_t utf16_utf8_length_##suffix(const uint8_t *src, size_t len, int big_endian);  \
+    size_t utf16_surrogates_##suffix(const uint8_t *src, size_t len, int big_endian);   \
+    size_t utf32_utf8_length_##suffix(const uint8_t *src, size_t len, int big_endian);  \
+    size_t utf32_supplementary_##suffix(const uint8_t *src, size_t len, int big_endian);
 
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
+UTFKIT_DECLARE_LENGTHS(scalar)
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define UTFKIT_X86_64 1
@@ -52,8 +99,18 @@ UTFKIT_DECLARE_KERNEL(sse2)
 /* SSE4 finds ASCII runs with the SSE2 finder. */
 utf8_progress utf8_advance_sse4(const uint8_t *src, size_t len, utf8_progress p);
 int utf8_validate_sse4(const uint8_t *src, size_t len);
+size_t utf8_well_formed_bound_sse4(const uint8_t *src, size_t len);
 UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
+UTFKIT_DECLARE_LENGTHS(sse4)
+UTFKIT_DECLARE_LENGTHS(avx2)
+UTFKIT_DECLARE_LENGTHS(avx512)
+size_t utf8_validate_census_sse4(const uint8_t *src, size_t len, utf8_census *census);
+size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *census);
+size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
+int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 #endif
 
 #if defined(__aarch64__)

@@ -83,7 +83,22 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
-    if (is_unicode_form(from) && is_unicode_form(to) && utfkit_validate(src, len, from)) {
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
+    int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
+    if (from == UTFKIT_UTF8 && (to_utf16 || to_utf32) && kernel->utf8_validate_census != NULL) {
+        /* Validation and the count in one pass over well-formed text. */
+        utf8_census census;
+        if (kernel->utf8_validate_census(src, len, &census) == len) {
+            size_t length = to_utf16 ? 2 * census.utf16_units : 4 * census.code_points;
+            return (utfkit_result){UTFKIT_OK, len, 0, length};
+        }
+    } else if ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) && to == UTFKIT_UTF8 &&
+               kernel->utf16_validate_utf8_length != NULL) {
+        size_t length;
+        if (kernel->utf16_validate_utf8_length(src, len, from == UTFKIT_UTF16BE, &length))
+            return (utfkit_result){UTFKIT_OK, len, 0, length};
+    } else if (is_unicode_form(from) && is_unicode_form(to) && utfkit_validate(src, len, from)) {
         /* Well-formed: counting is much faster than a conversion. */
         utfkit_result counted = {UTFKIT_OK, len, 0, utfkit_well_formed_length(src, len, from, to)};
         return counted;
@@ -126,6 +141,12 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_validate(src, len);
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
+        kernel->utf16_validate_utf8_length != NULL) {
+        size_t length;
+        return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
+    }
     if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
@@ -146,66 +167,9 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form)
     return read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE, &sink).written;
 }
 
-/* ---- output lengths of well-formed input, by counting ---- */
-
-/* UTF-8: characters are the bytes that are not continuation bytes (as
- * signed bytes, 80..BF are the values below -64); supplementary ones are
- * those with a 4-byte lead byte, F0..F4. */
-static void utf8_census(const uint8_t *src, size_t len, size_t *characters, size_t *supplementary)
-{
-    size_t continuation = 0, four = 0;
-    for (size_t i = 0; i < len;) {
-        size_t end = len - i > STRETCH ? i + STRETCH : len;
-        uint32_t c = 0, f = 0;
-        for (; i < end; i++) {
-            c += (int8_t)src[i] < -64;
-            f += src[i] >= 0xF0;
-        }
-        continuation += c;
-        four += f;
-    }
-    *characters = len - continuation;
-    *supplementary = four;
-}
-
-/* UTF-16 or UTF-32 code units, by the UTF-8 length of their value: a
- * surrogate (one half of a pair) counts 2, so a pair counts 4. */
-static UTFKIT_ALWAYS_INLINE size_t utf8_length_of_units(const uint8_t *src, size_t len,
-                                                         size_t unit_size, int big_endian)
-{
-    size_t total = 0, units = len / unit_size;
-    for (size_t k = 0; k < units;) {
-        size_t end = units - k > STRETCH ? k + STRETCH : units;
-        uint32_t stretch = 0;
-        for (; k < end; k++) {
-            uint32_t unit = unit_size == 2 ? load16(src + 2 * k, big_endian)
-                                           : load32(src + 4 * k, big_endian);
-            uint32_t surrogate = unit_size == 2 && (unit & 0xF800) == 0xD800;
-            stretch += 1 + (unit >= 0x80) + ((unit >= 0x800) & !surrogate) + (unit >= 0x10000);
-        }
-        total += stretch;
-    }
-    return total;
-}
-
-/* UTF-16 surrogate units (each half of a pair), or UTF-32 units above FFFF. */
-static UTFKIT_ALWAYS_INLINE size_t supplementary_units(const uint8_t *src, size_t len,
-                                                        size_t unit_size, int big_endian)
-{
-    size_t total = 0, units = len / unit_size;
-    for (size_t k = 0; k < units;) {
-        size_t end = units - k > STRETCH ? k + STRETCH : units;
-        uint32_t stretch = 0;
-        for (; k < end; k++) {
-            if (unit_size == 2)
-                stretch += (load16(src + 2 * k, big_endian) & 0xF800) == 0xD800;
-            else
-                stretch += load32(src + 4 * k, big_endian) >= 0x10000;
-        }
-        total += stretch;
-    }
-    return total;
-}
+/* ---- output lengths of well-formed input, by counting ----
+ *
+ * The active kernel counts (kernels.h; csrc/lengths.c is the reference). */
 
 size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int to)
 {
@@ -217,34 +181,25 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
         utfkit_sink sink = sink_over(NULL, 0);
         return read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
     }
+    const utfkit_kernel *kernel = utfkit_active_kernel;
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     if (from == UTFKIT_UTF8) {
         if (to == UTFKIT_UTF8)
             return len;
-        size_t characters, supplementary;
-        utf8_census(src, len, &characters, &supplementary);
-        return to_utf16 ? 2 * (characters + supplementary) : 4 * characters;
+        /* D91: a surrogate pair for each supplementary character; D90: one
+         * 4-byte unit for each character. */
+        return to_utf16 ? 2 * kernel->utf8_utf16_units(src, len)
+                        : 4 * kernel->utf8_code_points(src, len);
     }
     int from_utf16 = from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE;
-    if (to == UTFKIT_UTF8) {
-        /* one instance per source form, so that each loop is vectorised */
-        switch (from) {
-        case UTFKIT_UTF16LE: return utf8_length_of_units(src, len, 2, 0);
-        case UTFKIT_UTF16BE: return utf8_length_of_units(src, len, 2, 1);
-        case UTFKIT_UTF32LE: return utf8_length_of_units(src, len, 4, 0);
-        default: return utf8_length_of_units(src, len, 4, 1);
-        }
-    }
+    int big_endian = from == UTFKIT_UTF16BE || from == UTFKIT_UTF32BE;
+    if (to == UTFKIT_UTF8)
+        return from_utf16 ? kernel->utf16_utf8_length(src, len, big_endian)
+                          : kernel->utf32_utf8_length(src, len, big_endian);
     if (to_utf16 == from_utf16)
         return len; /* same form, either byte order */
-    size_t supplementary;
-    switch (from) {
-    case UTFKIT_UTF16LE: supplementary = supplementary_units(src, len, 2, 0); break;
-    case UTFKIT_UTF16BE: supplementary = supplementary_units(src, len, 2, 1); break;
-    case UTFKIT_UTF32LE: supplementary = supplementary_units(src, len, 4, 0); break;
-    default: supplementary = supplementary_units(src, len, 4, 1); break;
-    }
     if (from_utf16) /* to UTF-32: a pair (two units) becomes one 4-byte unit */
-        return 2 * len - 2 * supplementary;
-    return len / 2 + 2 * supplementary; /* UTF-32 to UTF-16 */
+        return 2 * len - 2 * kernel->utf16_surrogates(src, len, big_endian);
+    /* UTF-32 to UTF-16: a supplementary character becomes a pair */
+    return len / 2 + 2 * kernel->utf32_supplementary(src, len, big_endian);
 }

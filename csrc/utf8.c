@@ -68,6 +68,16 @@ static utfkit_result first_ill_formed(const uint8_t *src, size_t len, const utfk
     return report(src, len, kernel->utf8_advance(src, len, start));
 }
 
+/* The first ill-formed subsequence at or after `bound`, a character
+ * boundary with only well-formed text before it (utf8_well_formed_bound):
+ * the automaton resumes there, so the text before it is not read again. */
+static utfkit_result first_ill_formed_after(const uint8_t *src, size_t len, size_t bound,
+                                            const utfkit_kernel *kernel)
+{
+    utf8_progress start = {UTF8_ACCEPT, bound};
+    return report(src, len, kernel->utf8_advance(src, len, start));
+}
+
 utfkit_result utf8_first_ill_formed(const uint8_t *src, size_t len)
 {
     return first_ill_formed(src, len, utfkit_active_kernel);
@@ -81,11 +91,13 @@ int utfkit_utf8_validate(const uint8_t *src, size_t len)
 utfkit_result utfkit_utf8_check(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
-    /* Well-formed input, the common case, takes the faster two-stream
-     * validation; only ill-formed input pays for the exact scan. */
-    if (kernel->utf8_validate(src, len))
+    /* Well-formed input, the common case, takes the fast validation; the
+     * exact search for an error starts where the validation found it (a
+     * few vectors before it), not at the start. */
+    size_t bound = kernel->utf8_well_formed_bound(src, len);
+    if (bound == len)
         return well_formed(len);
-    return first_ill_formed(src, len, kernel);
+    return first_ill_formed_after(src, len, bound, kernel);
 }
 
 /* ---- repair: U+FFFD substitution of maximal subparts, or removal ---- */
@@ -161,33 +173,29 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len)
 /* ---- counting ---- */
 
 /* Characters in well-formed src[0..len): every byte that is not a
- * continuation byte (80..BF) starts one.  Runs of ASCII, which hold none,
- * are skipped by the kernel; the rest is counted in stretches by a loop
- * written so that the compiler vectorises it: as signed bytes, 80..BF are
- * exactly the values below -64, and a 32-bit count per stretch cannot
- * overflow. */
-#define COUNT_STRETCH 4096
-
+ * continuation byte (80..BF) starts one; the kernel counts them. */
 static size_t count_characters(const uint8_t *src, size_t len, const utfkit_kernel *kernel)
 {
-    size_t continuation = 0, i = 0;
-    while (i < len) {
-        i += kernel->ascii_prefix_length(src + i, len - i);
-        size_t stretch_end = len - i > COUNT_STRETCH ? i + COUNT_STRETCH : len;
-        uint32_t in_stretch = 0;
-        for (; i < stretch_end; i++)
-            in_stretch += (int8_t)src[i] < -64;
-        continuation += in_stretch;
-    }
-    return len - continuation;
+    return kernel->utf8_code_points(src, len);
 }
 
 size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_active_kernel;
-    if (kernel->utf8_validate(src, len))
-        return count_characters(src, len, kernel);
-    size_t characters = 0, i = 0;
+    size_t bound;
+    if (kernel->utf8_validate_census != NULL) {
+        utf8_census census;
+        bound = kernel->utf8_validate_census(src, len, &census);
+        if (bound == len)
+            return census.code_points; /* one pass for well-formed text */
+    } else {
+        bound = kernel->utf8_well_formed_bound(src, len);
+        if (bound == len)
+            return count_characters(src, len, kernel);
+    }
+    /* src[0..bound) is well-formed: its characters are counted, the rest
+     * is read error by error. */
+    size_t characters = count_characters(src, bound, kernel), i = bound;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);
         characters += count_characters(src + i, error.position, kernel);
@@ -337,11 +345,15 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t l
         return utf8_read_in_blocks(src, len, errors, sink, to, blocks);
     /* Well-formed input, the common case, is validated by the faster
      * two-stream path and then decoded without further checks. */
-    if (kernel->utf8_validate(src, len)) {
+    size_t bound = kernel->utf8_well_formed_bound(src, len);
+    if (bound == len) {
         utf8_decode_well_formed(src, len, sink, to);
         return sink_result(sink, len);
     }
-    size_t i = 0;
+    /* src[0..bound) is well-formed: decoded unchecked, the rest read error
+     * by error. */
+    utf8_decode_well_formed(src, bound, sink, to);
+    size_t i = bound;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);
         utf8_decode_well_formed(src + i, error.position, sink, to);

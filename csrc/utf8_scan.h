@@ -139,3 +139,9 @@ int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
     return UTF8_SCAN_NAME(ends_well_formed)(a, a_len, pa) &&
            UTF8_SCAN_NAME(ends_well_formed)(b, b_len, pb);
 }
+
+/* Without vectors to narrow it down, the error is searched from the start. */
+size_t UTF8_SCAN_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
+{
+    return UTF8_SCAN_NAME(utf8_validate)(src, len) ? len : 0;
+}

@@ -132,3 +132,10 @@ def test_validator_reused_across_messages_equals_check(pieces, resets):
         else:
             whole.decode("utf-8")
             assert validator.offset == len(whole)
+
+
+@pytest.mark.parametrize("out", [b"x" * 64, memoryview(bytearray(128))[::2]], ids=["read-only", "strided"])
+def test_an_out_that_cannot_be_written_is_a_value_error_and_a_buffer_error(out):
+    for expected in (ValueError, BufferError):
+        with pytest.raises(expected, match="'out'"):
+            utfkit.transcode(b"abc" * 100, "utf-8", "utf-16-le", out=out)

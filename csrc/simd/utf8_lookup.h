@@ -186,16 +186,43 @@ static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
     return vec_subs(input, c->last_allowed);
 }
 
-int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
+#ifndef UTF8_LOOKUP_BOUND_HELPER
+#define UTF8_LOOKUP_BOUND_HELPER
+/* Where the exact search starts once the vectors tested clean up to
+ * `clean` and then found an error: every character that starts before
+ * clean - 4 was checked whole, together with the byte after it (an error
+ * is flagged at most four bytes past the start of its character), so the
+ * last byte at or before clean - 4 that is not a continuation byte is a
+ * character boundary with only well-formed text before it. */
+static inline size_t utf8_lookup_boundary_before(const uint8_t *src, size_t clean)
+{
+    size_t p = clean >= 4 ? clean - 4 : 0;
+    while (p > 0 && utf8_is_continuation(src[p]))
+        p--;
+    return p;
+}
+#endif
+
+/* len if src[0..len) is well-formed; otherwise, with `locate`, a character
+ * boundary p < len with src[0..p) well-formed, at most 4 steps (8 vectors)
+ * before the first error (kernels.h, utf8_well_formed_bound), and without
+ * it, some p < len.  (Always inlined with a constant `locate`, so that
+ * plain validation carries none of the bookkeeping.) */
+static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_scan)(
+    const uint8_t *src, size_t len, int locate)
 {
     const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
     vec_t zero = vec_splat(0);
     vec_t error = zero, before = zero, unfinished = zero;
-    size_t i = 0;
+    size_t i = 0, clean = 0;
     /* Ill-formed input stops the scan within 8 steps of its first error
      * (sanitize and count validate first, and dirty text is common there);
-     * testing less often keeps the test off the clean path. */
-    unsigned steps_to_test = 8;
+     * testing less often keeps the test off the clean path.  Locating, the
+     * tests come after 1, 2, then every 4 steps: a loop over the errors of
+     * dirty text calls this from each error to the next, often a few
+     * vectors away, and everything after the last clean test is read
+     * again. */
+    unsigned test_interval = locate ? 1 : 8, steps_to_test = test_interval;
     /* Two vectors per step: one test skips both when both are ASCII. */
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
@@ -219,8 +246,12 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
             unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, second);
             if (--steps_to_test == 0) {
                 if (vec_any(error))
-                    return 0;
-                steps_to_test = 8;
+                    return locate ? utf8_lookup_boundary_before(src, clean) : 0;
+                if (locate) {
+                    test_interval = test_interval < 4 ? 2 * test_interval : 4;
+                    clean = i + 2 * VEC_BYTES; /* (all but a character `second` leaves unfinished) */
+                }
+                steps_to_test = test_interval;
             }
         }
         before = second;
@@ -236,7 +267,19 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
      * then a lead followed by ASCII, which the pair rules reject. */
     vec_t last = vec_load_partial(src + i, len - i);
     error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
-    return !vec_any(error);
+    if (!vec_any(error))
+        return len;
+    return locate ? utf8_lookup_boundary_before(src, clean) : 0;
+}
+
+size_t UTF8_LOOKUP_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
+{
+    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1);
+}
+
+int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
+{
+    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0) == len;
 }
 
 /* The automaton from `state` over src[i..end): stops at the first rejected

@@ -3,7 +3,8 @@
  * Haswell and later, AMD Excavator and later): ASCII runs 64 bytes per step,
  * UTF-8 validation by nibble lookups 32 bytes per vector (utf8_lookup.h),
  * with the automaton's replays built with BMI2, where each DFA step is a
- * single SHRX.  dispatch.c uses it only after seeing both features.
+ * single SHRX; output lengths by counting 32 bytes per vector
+ * (utf_lengths.h).  dispatch.c uses it only after seeing both features.
  */
 #include "../kernels.h"
 
@@ -88,6 +89,44 @@ static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx2
 #include "utf8_lookup.h"
+
+/* ---- and those utf_lengths.h adds ---- */
+static inline vec_t vec_splat16(uint16_t unit) { return _mm256_set1_epi16((short)unit); }
+static inline vec_t vec_splat32(uint32_t unit) { return _mm256_set1_epi32((int)unit); }
+/* A comparison gives -1 where it holds: subtracting it counts. */
+static inline vec_t vec_count_gt8(vec_t acc, vec_t v, vec_t t) { return _mm256_sub_epi8(acc, _mm256_cmpgt_epi8(v, t)); }
+static inline vec_t vec_count_eq16(vec_t acc, vec_t a, vec_t b) { return _mm256_sub_epi16(acc, _mm256_cmpeq_epi16(a, b)); }
+static inline vec_t vec_count_lt32(vec_t acc, vec_t a, vec_t b) { return _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(b, a)); }
+static inline uint64_t vec_sum64(vec_t v)
+{
+    __m128i halves = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(halves) + (uint64_t)_mm_extract_epi64(halves, 1);
+}
+static inline uint64_t vec_sum8(vec_t acc) { return vec_sum64(_mm256_sad_epu8(acc, _mm256_setzero_si256())); }
+static inline uint64_t vec_sum32(vec_t acc)
+{
+    vec_t low = _mm256_and_si256(acc, _mm256_set1_epi64x(0xFFFFFFFF));
+    return vec_sum64(_mm256_add_epi64(low, _mm256_srli_epi64(acc, 32)));
+}
+static inline uint64_t vec_sum16(vec_t acc) { return vec_sum32(_mm256_madd_epi16(acc, _mm256_set1_epi16(1))); }
+static inline vec_t vec_swap16(vec_t v)
+{
+    return _mm256_shuffle_epi8(v, _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                                                   1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+}
+static inline vec_t vec_swap32(vec_t v)
+{
+    return _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+                                                   3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+}
+
+#define VEC_MASK16_BITS 2 /* VPMOVMSKB: both bytes of a unit */
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(a, b));
+}
+#define UTF_LENGTHS_NAME(stem) stem##_avx2
+#include "utf_lengths.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

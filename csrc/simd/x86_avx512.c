@@ -4,7 +4,8 @@
  * them have): ASCII runs 128 bytes per step, tails with
  * masked loads that touch nothing past the end; UTF-8 validation by nibble
  * lookups 64 bytes per vector (utf8_lookup.h), the automaton's replays
- * built with BMI2.
+ * built with BMI2; output lengths by counting 64 bytes per vector
+ * (utf_lengths.h).
  */
 #include "../kernels.h"
 
@@ -90,6 +91,49 @@ static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
 #include "utf8_lookup.h"
+
+/* ---- and those utf_lengths.h adds ---- */
+static inline vec_t vec_splat16(uint16_t unit) { return _mm512_set1_epi16((short)unit); }
+static inline vec_t vec_splat32(uint32_t unit) { return _mm512_set1_epi32((int)unit); }
+/* A comparison gives a mask: a masked add of 1 counts. */
+static inline vec_t vec_count_gt8(vec_t acc, vec_t v, vec_t t)
+{
+    return _mm512_mask_add_epi8(acc, _mm512_cmpgt_epi8_mask(v, t), acc, _mm512_set1_epi8(1));
+}
+static inline vec_t vec_count_eq16(vec_t acc, vec_t a, vec_t b)
+{
+    return _mm512_mask_add_epi16(acc, _mm512_cmpeq_epi16_mask(a, b), acc, _mm512_set1_epi16(1));
+}
+static inline vec_t vec_count_lt32(vec_t acc, vec_t a, vec_t b)
+{
+    return _mm512_mask_add_epi32(acc, _mm512_cmplt_epi32_mask(a, b), acc, _mm512_set1_epi32(1));
+}
+static inline uint64_t vec_sum8(vec_t acc)
+{
+    return (uint64_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(acc, _mm512_setzero_si512()));
+}
+static inline uint64_t vec_sum32(vec_t acc)
+{
+    vec_t low = _mm512_and_si512(acc, _mm512_set1_epi64(0xFFFFFFFF));
+    return (uint64_t)_mm512_reduce_add_epi64(_mm512_add_epi64(low, _mm512_srli_epi64(acc, 32)));
+}
+static inline uint64_t vec_sum16(vec_t acc) { return vec_sum32(_mm512_madd_epi16(acc, _mm512_set1_epi16(1))); }
+static inline vec_t vec_swap16(vec_t v)
+{
+    return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+}
+static inline vec_t vec_swap32(vec_t v)
+{
+    return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)));
+}
+
+#define VEC_MASK16_BITS 1
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)_mm512_cmpeq_epi16_mask(a, b);
+}
+#define UTF_LENGTHS_NAME(stem) stem##_avx512
+#include "utf_lengths.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -4,6 +4,7 @@
  * nibble lookups 16 bytes per vector (utf8_lookup.h).  The lookups are
  * PSHUFB and the shifts across vectors PALIGNR (SSSE3); the zero test is
  * PTEST (SSE4.1).  ASCII runs are found by the SSE2 kernel's finder.
+ * Output lengths by counting 16 bytes per vector (utf_lengths.h).
  */
 #include "../kernels.h"
 
@@ -57,6 +58,41 @@ static inline int vec_is_ascii(vec_t v) { return _mm_movemask_epi8(v) == 0; }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_sse4
 #include "utf8_lookup.h"
+
+/* ---- and those utf_lengths.h adds ---- */
+static inline vec_t vec_splat16(uint16_t unit) { return _mm_set1_epi16((short)unit); }
+static inline vec_t vec_splat32(uint32_t unit) { return _mm_set1_epi32((int)unit); }
+/* A comparison gives -1 where it holds: subtracting it counts. */
+static inline vec_t vec_count_gt8(vec_t acc, vec_t v, vec_t t) { return _mm_sub_epi8(acc, _mm_cmpgt_epi8(v, t)); }
+static inline vec_t vec_count_eq16(vec_t acc, vec_t a, vec_t b) { return _mm_sub_epi16(acc, _mm_cmpeq_epi16(a, b)); }
+static inline vec_t vec_count_lt32(vec_t acc, vec_t a, vec_t b) { return _mm_sub_epi32(acc, _mm_cmplt_epi32(a, b)); }
+static inline uint64_t vec_sum64(vec_t v)
+{
+    return (uint64_t)_mm_cvtsi128_si64(v) + (uint64_t)_mm_extract_epi64(v, 1);
+}
+static inline uint64_t vec_sum8(vec_t acc) { return vec_sum64(_mm_sad_epu8(acc, _mm_setzero_si128())); }
+static inline uint64_t vec_sum32(vec_t acc)
+{
+    vec_t low = _mm_and_si128(acc, _mm_set1_epi64x(0xFFFFFFFF));
+    return vec_sum64(_mm_add_epi64(low, _mm_srli_epi64(acc, 32)));
+}
+static inline uint64_t vec_sum16(vec_t acc) { return vec_sum32(_mm_madd_epi16(acc, _mm_set1_epi16(1))); }
+static inline vec_t vec_swap16(vec_t v)
+{
+    return _mm_shuffle_epi8(v, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+}
+static inline vec_t vec_swap32(vec_t v)
+{
+    return _mm_shuffle_epi8(v, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+}
+
+#define VEC_MASK16_BITS 2 /* PMOVMSKB: both bytes of a unit */
+static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(a, b));
+}
+#define UTF_LENGTHS_NAME(stem) stem##_sse4
+#include "utf_lengths.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

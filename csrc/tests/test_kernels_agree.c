@@ -17,10 +17,15 @@
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
  * utfkit_utf8_sanitize (output bytes), and utfkit_transcode to UTF-16LE
- * with errors = strict and replace (the UTF-8 reader of the transcoder).
+ * with errors = strict and replace (the UTF-8 reader of the transcoder);
+ * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
+ * order, utfkit_count, utfkit_transcoded_length (strict and replace) and
+ * utfkit_well_formed_length to every other of those forms (the counting
+ * loops of each kernel, well-formed input or not).
  *
  * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
- * (default 200,000 inputs of up to 1200 bytes; --quick 20,000).
+ * (default 200,000 inputs of up to 1200 bytes, one in 16 up to 4800;
+ * --quick 20,000).
  * Exit status 0 when every kernel agrees; 1 after printing the first
  * disagreements (input in hex, kernel, entry point, both answers).
  */
@@ -140,10 +145,22 @@ static void report(const uint8_t *src, size_t len, const char *kernel, const cha
     fprintf(stderr, "\n");
 }
 
+/* The forms whose lengths are counted (kernels.h: utf8_code_points,
+ * utf16_utf8_length ...): every pair, both byte orders. */
+static const int unicode_forms[] = {UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE,
+                                    UTFKIT_UTF32BE};
+#define UNICODE_FORMS 5
+
 typedef struct answers {
     int valid;
     utfkit_result check, sanitized, strict16, replace16;
     size_t count;
+    /* the input read as each form: well_formed_length to each form (any
+     * bytes: for ill-formed ones the number means nothing, but every kernel
+     * must count alike), transcoded_length strict / replace, and count */
+    size_t well_formed_length[UNICODE_FORMS][UNICODE_FORMS];
+    utfkit_result transcoded_length[UNICODE_FORMS][UNICODE_FORMS][2];
+    size_t count_as[UNICODE_FORMS];
 } answers;
 
 static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t scratch_size,
@@ -160,6 +177,16 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
                                   scratch_size);
     a.replace16 = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_REPLACE, scratch,
                                    scratch_size);
+    for (int f = 0; f < UNICODE_FORMS; f++) {
+        a.count_as[f] = utfkit_count(src, len, unicode_forms[f]);
+        for (int t = 0; t < UNICODE_FORMS; t++) {
+            a.well_formed_length[f][t] =
+                utfkit_well_formed_length(src, len, unicode_forms[f], unicode_forms[t]);
+            for (int e = 0; e < 2; e++)
+                a.transcoded_length[f][t][e] = utfkit_transcoded_length(
+                    src, len, unicode_forms[f], unicode_forms[t], e ? UTFKIT_REPLACE : UTFKIT_STRICT);
+        }
+    }
     return a;
 }
 
@@ -188,11 +215,31 @@ int main(int argc, char **argv)
         }
     printf("\n");
 
-    size_t scratch_size = 4 * max_length + 16;
-    uint8_t *text = malloc(max_length + 4), *scratch = malloc(scratch_size);
+    /* One input in 16 is up to 4 times longer: errors past the first
+     * kilobyte, where the vector kernels test for errors in batches of
+     * vectors (kernels.h, utf8_well_formed_bound), and UTF-32 of those. */
+    size_t scratch_size = 16 * max_length + 16;
+    uint8_t *text = malloc(scratch_size), *scratch = malloc(scratch_size);
     unsigned long long bytes = 0;
     for (size_t n = 0; n < inputs && failures < 10; n++) {
-        size_t len = random_text(text, max_length);
+        size_t len = random_text(text, n % 16 == 15 ? 4 * max_length : max_length);
+        if (below(3) == 0) {
+            /* The text as UTF-16 or UTF-32 (U+FFFD for what was ill-formed),
+             * so that the UTF-16 and UTF-32 entry points see their own
+             * well-formed text, surrogate pairs included; sometimes with
+             * one byte overwritten (an unpaired surrogate, a unit above
+             * 10FFFF, a cut-off unit). */
+            int form = unicode_forms[1 + below(UNICODE_FORMS - 1)];
+            utfkit_utf8_validate(text, len); /* (sets the best kernel up first) */
+            utfkit_set_backend("scalar");
+            len = utfkit_transcode(text, len, UTFKIT_UTF8, form, UTFKIT_REPLACE, scratch,
+                                   scratch_size).written;
+            memcpy(text, scratch, len);
+            if (len > 0 && below(2) == 0)
+                text[below(len)] = (uint8_t)below(256);
+            if (len > 0 && below(4) == 0)
+                len -= below(3);
+        }
         bytes += len;
         /* exactly len bytes on the heap: any over-read is out of bounds */
         uint8_t *src = malloc(len ? len : 1);
@@ -219,6 +266,17 @@ int main(int argc, char **argv)
             SAME(strict16.position, "transcode to UTF-16LE strict: position")
             SAME(strict16.written, "transcode to UTF-16LE strict: written")
             SAME(replace16.written, "transcode to UTF-16LE replace: written")
+            for (int f = 0; f < UNICODE_FORMS; f++) {
+                SAME(count_as[f], "count (as each form)")
+                for (int t = 0; t < UNICODE_FORMS; t++) {
+                    SAME(well_formed_length[f][t], "well_formed_length (every pair of forms)")
+                    for (int e = 0; e < 2; e++) {
+                        SAME(transcoded_length[f][t][e].status, "transcoded_length status")
+                        SAME(transcoded_length[f][t][e].position, "transcoded_length position")
+                        SAME(transcoded_length[f][t][e].written, "transcoded_length written")
+                    }
+                }
+            }
 #undef SAME
             if (expected.sanitized.written == got.sanitized.written &&
                 memcmp(expected_sanitized, got_sanitized, got.sanitized.written) != 0)

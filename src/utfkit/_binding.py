@@ -19,6 +19,7 @@ __all__ = [
     "ENCODINGS",
     "ERROR_MODES",
     "Encoding",
+    "OutputBufferError",
     "SIZE_MAX",
     "SIZE_T_CODE",
     "UTF8_FAMILY",
@@ -188,6 +189,12 @@ def input_view(data: object, function: str) -> Any:
         ) from None
 
 
+class OutputBufferError(BufferError, ValueError):
+    """An `out=` buffer that cannot be written in place (read-only, or not
+    C-contiguous): a BufferError, and a ValueError as every other bad
+    `out=` is."""
+
+
 def output_view(out: object, function: str) -> Any:
     """A writable uint8_t[] view of `out` (no copy)."""
     try:
@@ -198,7 +205,7 @@ def output_view(out: object, function: str) -> Any:
             f"(e.g. bytearray), not {type(out).__name__!r}"
         ) from None
     except (BufferError, ValueError) as error:
-        raise BufferError(f"{function}() needs a writable C-contiguous 'out' buffer ({error})") from None
+        raise OutputBufferError(f"{function}() needs a writable C-contiguous 'out' buffer ({error})") from None
 
 
 def release(view: Any) -> None:

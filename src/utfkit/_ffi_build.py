@@ -20,6 +20,7 @@ CSRC = ROOT / "csrc"
 SOURCES = [
     "csrc/dispatch.c",
     "csrc/scalar.c",
+    "csrc/lengths.c",
     "csrc/utf8.c",
     "csrc/utf16.c",
     "csrc/utf32.c",

@@ -68,8 +68,8 @@ ISASCII_UP_TO = 4096
 # bytes of Cyrillic or CJK text).
 CPYTHON_UP_TO = 96
 # transcode between UTF-8, UTF-16 and UTF-32 through CPython's codec
-# functions up to this input size, and ASCII input up to the second (whose
-# conversion CPython does by widening and narrowing, fast).
+# functions up to this input size, and UTF-8 input that is ASCII up to the
+# second (CPython converts ASCII by copying and widening, fast).
 CPYTHON_TRANSCODE_UP_TO = 512
 CPYTHON_ASCII_TRANSCODE_UP_TO = 8192
 
@@ -77,6 +77,7 @@ _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
 _check = lib.utfkit_check
 _count = lib.utfkit_count
+_utf8_count = lib.utfkit_utf8_count
 _transcode = lib.utfkit_transcode
 _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
@@ -154,7 +155,7 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
             return length
         if length <= CPYTHON_UP_TO:
             return len(data.decode(UTF_8, "replace"))
-        return int(_count(data, length, lib.UTFKIT_UTF8))
+        return int(_utf8_count(data, length))
     form = lookup(encoding, "count").form
     source = input_view(data, "count")
     return int(_count(source, len(source), form))
@@ -274,7 +275,7 @@ def transcode(
         plan = _find_plan(from_, to, errors, "transcode")
     if type(data) is bytes and plan.decode is not None and out is None and (
             len(data) <= CPYTHON_TRANSCODE_UP_TO
-            or (len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
+            or (plan.from_utf8 and len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
         if plan.from_utf8:
             converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]

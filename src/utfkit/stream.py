@@ -42,7 +42,7 @@ from ._binding import (
     reason,
     release,
 )
-from ._oneshot import ISASCII_UP_TO, UTF_8, transcode, validate
+from ._oneshot import CPYTHON_UP_TO, ISASCII_UP_TO, UTF_8, transcode, validate
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -139,6 +139,7 @@ _SELF_CONTAINED_CHUNKS = frozenset(
     {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
 )
 _validate = lib.utfkit_validate
+_utf8_validate = lib.utfkit_utf8_validate
 _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
 _OK = lib.UTFKIT_OK
@@ -228,9 +229,14 @@ class Validator:
         try:
             state = self._state
             if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
-                if (self._validate_as is UTF_8 and len(chunk) <= ISASCII_UP_TO and chunk.isascii()) \
-                        or validate(chunk, self._validate_as):  # short chunks never cross into C
-                    self._base += len(chunk)
+                length = len(chunk)
+                if self._validate_as is UTF_8:  # validate()'s paths, inline
+                    whole = (length <= ISASCII_UP_TO and chunk.isascii()) or (
+                        validate(chunk) if length <= CPYTHON_UP_TO else _utf8_validate(chunk, length))
+                else:
+                    whole = validate(chunk, self._validate_as)
+                if whole:
+                    self._base += length
                     return
                 self._start_c(self._base)
             elif state > _IN_C:
