@@ -245,6 +245,73 @@ utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors,
  * before it). */
 utfkit_result utfkit_utfe8_check(const uint8_t *src, size_t len);
 
+/* ---- columns: many strings in Apache Arrow's layout ---- */
+
+/* A column of `entries - 1` items (none when entries is 0) laid out as
+ * Apache Arrow lays out a binary or string array (Arrow Columnar Format,
+ * "Variable-size Binary Layout"): item i is src[offsets[i] .. offsets[i+1]).
+ * The offsets are `entries` signed integers of offset_width bytes (4: int32,
+ * 8: int64) in native byte order, read from offsets[] whatever its
+ * alignment.  Before anything else every function checks them -- each at
+ * least 0 and at most len, none below the one before -- so that no item
+ * reaches outside src[0..len); a column that fails writes nothing. */
+typedef enum utfkit_offsets_status {
+    UTFKIT_OFFSETS_OK = 0,
+    UTFKIT_OFFSETS_BAD_WIDTH = 1,        /* offset_width is neither 4 nor 8 */
+    UTFKIT_OFFSETS_NEGATIVE = 2,         /* offsets[index] < 0 */
+    UTFKIT_OFFSETS_DECREASING = 3,       /* offsets[index] < offsets[index - 1] */
+    UTFKIT_OFFSETS_PAST_END = 4,         /* offsets[index] > len */
+    /* dst or the new offsets cannot hold the output: value is the exact
+     * number of bytes needed; dst[0..cap) may hold part of it. */
+    UTFKIT_OFFSETS_OUTPUT_TOO_SMALL = 5,
+    /* the output's offsets would not fit in offset_width bytes (an int32
+     * column growing past 2^31 - 1 bytes) */
+    UTFKIT_OFFSETS_TOO_LARGE = 6,
+    /* item `index` is ill-formed and errors is UTFKIT_STRICT: `item` says
+     * where, counted from the item's first byte */
+    UTFKIT_OFFSETS_ILL_FORMED = 7
+} utfkit_offsets_status;
+
+typedef struct utfkit_offsets_result {
+    int status;          /* a utfkit_offsets_status */
+    size_t index;        /* the offset (bad offsets) or the item (ill-formed) at fault */
+    size_t value;        /* validate: well-formed items; convert: bytes written (or needed) */
+    size_t repaired;     /* utfkit_offsets_sanitize: items that were ill-formed */
+    utfkit_result item;  /* UTFKIT_OFFSETS_ILL_FORMED: the item's first ill-formed subsequence */
+} utfkit_offsets_result;
+
+/* Sets valid[i] to 1 if item i is well-formed in `form`, else 0; value =
+ * the number of well-formed items. */
+utfkit_offsets_result utfkit_offsets_validate(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                              size_t entries, int offset_width, int form,
+                                              uint8_t *valid);
+
+/* Sets counts[i] to the code points utfkit_count gives for item i. */
+utfkit_offsets_result utfkit_offsets_count(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                           size_t entries, int offset_width, int form,
+                                           int64_t *counts);
+
+/* Repairs a column: item i of the output is item i with each ill-formed
+ * subsequence replaced by U+FFFD, as utfkit_transcode(form, form,
+ * UTFKIT_REPLACE) writes it (UTF-8: utfkit_utf8_sanitize).  When every item
+ * is well-formed nothing is written and repaired is 0: the input column is
+ * its own repair.  Otherwise dst[0..value) holds the items end to end and
+ * new_offsets (`entries` offsets of offset_width bytes, room for
+ * new_offsets_cap bytes) their offsets, starting at 0. */
+utfkit_offsets_result utfkit_offsets_sanitize(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                              size_t entries, int offset_width, int form,
+                                              uint8_t *dst, size_t cap,
+                                              uint8_t *new_offsets, size_t new_offsets_cap);
+
+/* Converts every item as utfkit_transcode(from, to, errors) does, writing
+ * the items end to end in dst and their offsets (offset_width bytes each,
+ * starting at 0) in new_offsets.  With UTFKIT_STRICT the first ill-formed
+ * item stops it: UTFKIT_OFFSETS_ILL_FORMED. */
+utfkit_offsets_result utfkit_offsets_transcode(const uint8_t *src, size_t len, const uint8_t *offsets,
+                                               size_t entries, int offset_width, int from, int to,
+                                               int errors, uint8_t *dst, size_t cap,
+                                               uint8_t *new_offsets, size_t new_offsets_cap);
+
 /* ---- kernels ---- */
 
 /* Name of the active kernel: "scalar", "sse2", "sse4", "avx2", "avx512" or

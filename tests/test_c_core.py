@@ -177,3 +177,13 @@ def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path, core_objects, mod
     assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
     checked = int(stdout.strip().splitlines()[-2].split()[0])
     assert checked > 2_000_000, stdout
+
+
+OFFSETS_PROGRAM_SOURCE = CSRC / "tests" / "test_offsets.c"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_columns_equal_item_by_item_calls_and_refuse_bad_offsets(tmp_path, core_objects, mode):
+    stdout = _build_and_run(OFFSETS_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+    checked = int(stdout.strip().splitlines()[-1].split()[1])
+    assert checked > 300_000, stdout

@@ -6,6 +6,7 @@ array -- and is never copied on the way in; positions are byte offsets.
 """
 
 from ._kernels import backend
+from ._offsets import count_offsets, sanitize_offsets, validate_offsets
 from ._oneshot import (
     check,
     count,
@@ -31,10 +32,12 @@ __all__ = [
     "backend",
     "check",
     "count",
+    "count_offsets",
     "decode",
     "encode",
     "register_codecs",
     "sanitize",
+    "sanitize_offsets",
     "transcode",
     "transcoded_length",
     "utfe8_decode",
@@ -42,5 +45,6 @@ __all__ = [
     "valid_up_to",
     "validate",
     "validate_many",
+    "validate_offsets",
     "wtf8_concat",
 ]

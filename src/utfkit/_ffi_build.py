@@ -29,6 +29,7 @@ SOURCES = [
     "csrc/cesu8.c",
     "csrc/utfe8.c",
     "csrc/validate_many.c",
+    "csrc/offsets.c",
     "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_sse4.c",

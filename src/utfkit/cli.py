@@ -19,6 +19,15 @@ and UTF-32 (-e utf-16-le and so on), the ill-formed code units.  Exit status:
 0 when every input is valid, 1 when some input is invalid, 2 on a usage or
 I/O error.
 
+On a Parquet file (PAR1 at both ends; needs pyarrow, the extra ``arrow``)
+``check`` reports every ill-formed value of its string columns (and of the
+binary ones named with ``-c``) as
+
+    FILE: column 'NAME', row N: offset K: REASON (bytes XX XX)
+
+and ``fix IN OUT`` writes a copy with those values repaired, the schema and
+every other column as they were (utfkit.parquet).
+
 ``convert`` and ``fix`` stream IN (standard input when absent or ``-``) to
 OUT (standard output when absent or ``-``) in fixed-size chunks through
 utfkit.IncrementalTranscoder, so memory stays bounded whatever the size.
@@ -174,6 +183,10 @@ def _command_check(args: argparse.Namespace) -> int:
     findings: List[Finding] = []
     status = EXIT_VALID
     for path in args.files or ["-"]:
+        if path != "-" and _is_parquet(path):
+            parquet_status = _check_parquet(path, args)
+            status = max(status, parquet_status)
+            continue
         try:
             if path == "-":
                 finding = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding)
@@ -197,6 +210,67 @@ def _command_check(args: argparse.Namespace) -> int:
     if args.json and not args.quiet:
         print(json.dumps([asdict(finding) for finding in findings], indent=2))
     return status
+
+
+def _is_parquet(path: str) -> bool:
+    """A Parquet file (PAR1 at both ends), found without importing pyarrow."""
+    try:
+        with open(path, "rb") as stream:
+            if stream.read(4) != b"PAR1":
+                return False
+            stream.seek(-4, os.SEEK_END)
+            return stream.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
+def _check_parquet(path: str, args: argparse.Namespace) -> int:
+    """Each ill-formed value of a Parquet file's text columns, by column and row."""
+    try:
+        from . import parquet
+
+        found = 0
+        for bad in parquet.bad_values(path, args.column or ()):
+            found += 1
+            if not args.quiet:
+                print(bad.text(path))
+    except ImportError as error:
+        print(f"utfkit check: {path}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+        print(f"utfkit check: {path}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_INVALID if found else EXIT_VALID
+
+
+def _fix_parquet(args: argparse.Namespace) -> int:
+    """fix on a Parquet file: a repaired copy to OUT, same schema."""
+    if not args.output or args.output == "-":
+        print("utfkit fix: a Parquet input needs an OUT file", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        from . import parquet
+    except ImportError as error:
+        print(f"utfkit fix: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        output = _AtomicOutput(args.output)
+    except _UsageError as error:
+        print(f"utfkit fix: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        repaired = parquet.repair(args.input, output.stream, args.column or ())
+        output.commit()
+    except (OSError, ValueError) as error:
+        output.discard()
+        print(f"utfkit fix: {args.input}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except BaseException:
+        output.discard()
+        raise
+    if not args.quiet:
+        print(f"utfkit fix: {args.input}: {repaired} value(s) repaired", file=sys.stderr)
+    return EXIT_VALID
 
 
 class _UsageError(Exception):
@@ -319,6 +393,8 @@ def _convert(
 
 def _command_convert(args: argparse.Namespace) -> int:
     command = args.command
+    if command == "fix" and args.input and args.input != "-" and _is_parquet(args.input):
+        return _fix_parquet(args)
     try:
         from_ = lookup(args.from_encoding, command, "from").name
         to = lookup(args.to_encoding, command, "to").name
@@ -427,6 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing; exit status only")
+    _add_column_argument(check)
     check.set_defaults(run=_command_check)
 
     convert = commands.add_parser(
@@ -459,6 +536,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _add_stream_arguments(fix)
+    _add_column_argument(fix)
     fix.set_defaults(run=_command_convert, from_encoding="utf-8", to_encoding="utf-8", errors="replace")
 
     bench = commands.add_parser(
@@ -475,6 +553,14 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("--json", action="store_true", help="print as JSON")
     info.set_defaults(run=_command_info)
     return parser
+
+
+def _add_column_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-c", "--column", action="append", metavar="NAME",
+        help="Parquet input: also this binary column (repeatable); every string column is always "
+             "included. Each ill-formed value is reported as FILE: column NAME, row N: offset K: ...",
+    )
 
 
 def _add_stream_arguments(parser: argparse.ArgumentParser) -> None:
