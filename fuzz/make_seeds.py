@@ -277,6 +277,11 @@ def seeds() -> Dict[str, List[bytes]]:
     by_target["wtf8"] = [bytes([number % 256]) + data for number, data in
                          enumerate(family_texts(wtf8, "wtf-8", wtf8_bad))]
     by_target["wtf8"].append(b"\x05" + wtf8(LONE_SURROGATES + "x\U0001f600"))
+    # fuzz_offsets: form, offset width (even 4, odd 8), destination form; the
+    # rest is the column's data (its own bytes cut it into items).
+    by_target["offsets"] = [bytes([index, number % 2, (index + number) % 5]) + data
+                            for index, form in enumerate(FORMS)
+                            for number, data in enumerate(texts(form)[::3])]
     # fuzz_utfe8: byte 0 the cap.
     by_target["utfe8"] = [bytes([number % 256]) + data for number, data in enumerate(utfe8_texts())]
     return by_target
