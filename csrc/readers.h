@@ -21,6 +21,26 @@ utfkit_result wtf8_transcode(const uint8_t *src, size_t len, int to, int errors,
 utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
                               utfkit_sink *sink);
 
+/* Latin-1, or ASCII when ascii is 1, into any form (latin1.c). */
+utfkit_result latin1_transcode(const uint8_t *src, size_t len, int ascii, int to, int errors,
+                               utfkit_sink *sink);
+/* Any form but Latin-1 and ASCII into Latin-1 or ASCII (`to`), through
+ * UTF-32 a piece at a time (latin1.c). */
+utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
+                               utfkit_sink *sink);
+
+/* The conversion of src[0..len) from `from` to `to` into the sink, by the
+ * reader of `from` (transcode.c): what utfkit_transcode does after checking
+ * its arguments. */
+utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int to, int errors,
+                                  utfkit_sink *sink);
+
+/* The largest p in (begin, want] at which a reader of `form` that starts
+ * at p reads src[p..len) exactly as the reader of src[begin..len) goes on
+ * from p (between characters, with nothing pending); else a p at which
+ * only the reason of a strict error may differ; else begin (partial.c). */
+size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form);
+
 /* ---- the UTF-8 building blocks the other UTF-8-based forms share (utf8.c) ---- */
 
 /* The first ill-formed subsequence of src as UTF-8 (Table 3-7): status,

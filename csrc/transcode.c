@@ -10,7 +10,8 @@
 
 static int is_form(int form)
 {
-    return form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8;
+    return (form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8) || form == UTFKIT_LATIN1 ||
+           form == UTFKIT_ASCII;
 }
 
 /* The forms of section 3.9 (UTF-8, UTF-16, UTF-32), whose well-formed
@@ -20,9 +21,13 @@ static int is_unicode_form(int form)
     return form >= UTFKIT_UTF8 && form <= UTFKIT_UTF32BE;
 }
 
-static utfkit_result read_into(const uint8_t *src, size_t len, int from, int to, int errors,
-                               utfkit_sink *sink)
+utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int to, int errors,
+                                  utfkit_sink *sink)
 {
+    if (from == UTFKIT_LATIN1 || from == UTFKIT_ASCII)
+        return latin1_transcode(src, len, from == UTFKIT_ASCII, to, errors, sink);
+    if (to == UTFKIT_LATIN1 || to == UTFKIT_ASCII)
+        return narrow_transcode(src, len, from, to, errors, sink);
     switch (from) {
     case UTFKIT_UTF8:
         return utf8_transcode(src, len, to, errors, sink);
@@ -66,7 +71,7 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
     utfkit_sink sink = sink_over(dst, cap);
-    return read_into(src, len, from, to, errors, &sink);
+    return transcode_read_into(src, len, from, to, errors, &sink);
 }
 
 int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap)
@@ -104,7 +109,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
         return counted;
     }
     utfkit_sink sink = sink_over(NULL, 0);
-    utfkit_result result = read_into(src, len, from, to, errors, &sink);
+    utfkit_result result = transcode_read_into(src, len, from, to, errors, &sink);
     if (result.status == UTFKIT_OUTPUT_TOO_SMALL)
         result.status = UTFKIT_OK;
     return result;
@@ -117,7 +122,7 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form)
     if (!arguments_are_sound(len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT))
         return unsound;
     utfkit_sink sink = sink_over(NULL, 0);
-    utfkit_result result = read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT, &sink);
+    utfkit_result result = transcode_read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT, &sink);
     result.written = 0;
     return result;
 }
@@ -141,6 +146,10 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_validate(src, len);
+    if (form == UTFKIT_LATIN1)
+        return 1; /* every byte is a code point */
+    if (form == UTFKIT_ASCII)
+        return utfkit_active_kernel->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_active_kernel;
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
         kernel->utf16_validate_utf8_length != NULL) {
@@ -161,10 +170,12 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_count(src, len);
+    if (form == UTFKIT_LATIN1 || form == UTFKIT_ASCII)
+        return len; /* a character, or one U+FFFD (ASCII 80..FF), per byte */
     if (!arguments_are_sound(len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE))
         return 0;
     utfkit_sink sink = sink_over(NULL, 0);
-    return read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE, &sink).written;
+    return transcode_read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE, &sink).written;
 }
 
 /* ---- output lengths of well-formed input, by counting ----
@@ -179,7 +190,7 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
         /* WTF-8, CESU-8, MUTF-8: measured by a conversion (with REPLACE, so
          * that it is the length of WTF-8 to UTF-8's lossy conversion too). */
         utfkit_sink sink = sink_over(NULL, 0);
-        return read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
+        return transcode_read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
     }
     const utfkit_kernel *kernel = utfkit_active_kernel;
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;

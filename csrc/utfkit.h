@@ -51,7 +51,13 @@ typedef enum utfkit_status {
     /* dst[0..cap) and src[0..len) share memory: refused before anything is
      * read or written (a conversion reads ahead of what it writes, and
      * writes more than it reads, so no overlap converts correctly). */
-    UTFKIT_OVERLAPPING_BUFFERS = 7
+    UTFKIT_OVERLAPPING_BUFFERS = 7,
+    /* Latin-1 or ASCII output with errors = STRICT: the text holds a
+     * character the destination cannot encode (above U+00FF, or above U+007F).
+     * Reported only when the input has no ill-formed subsequence (a decoder
+     * runs before an encoder, as in CPython's decode().encode()); written is
+     * then the index, in characters, of the first such character. */
+    UTFKIT_UNENCODABLE = 8
 } utfkit_status;
 
 typedef struct utfkit_result {
@@ -116,7 +122,18 @@ typedef enum utfkit_form {
     /* Java's Modified UTF-8 (JNI, class files, DEX): CESU-8 that carries
      * lone surrogates as Java strings do, and writes U+0000 as C0 80 (a raw
      * 00 byte is ill-formed). */
-    UTFKIT_MUTF8 = 7
+    UTFKIT_MUTF8 = 7,
+    /* ISO/IEC 8859-1 as CPython's latin-1 codec reads it: each byte is the
+     * code point of its value, so Latin-1 input is never ill-formed; as a
+     * destination it encodes U+0000..U+00FF, one byte each. */
+    UTFKIT_LATIN1 = 8,
+    /* ASCII (ISO/IEC 646 IRV): bytes 00..7F; a byte 80..FF is ill-formed
+     * (UTFKIT_INVALID_START, 1 byte); as a destination it encodes
+     * U+0000..U+007F.  Into Latin-1 and ASCII, a character the destination
+     * cannot encode becomes '?' with REPLACE (as does a U+FFFD that replaces
+     * an ill-formed subsequence), is left out with IGNORE, and with STRICT
+     * makes the conversion report UTFKIT_UNENCODABLE. */
+    UTFKIT_ASCII = 9
 } utfkit_form;
 
 /* What a conversion does with an ill-formed subsequence.  UTF-8 input is
@@ -183,6 +200,21 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
  * when the status is OK, else -1 - status; the call is deterministic, so a
  * caller that needs the rest of the result calls utfkit_transcode again. */
 int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
+
+/* Bounded conversion: converts the longest prefix of src whose output fits
+ * in dst[0..cap), cut where a reader of the whole of src would be between
+ * characters (or ill-formed subsequences), so that converting src[position..)
+ * next continues the output exactly.  With final = 0, an unfinished
+ * character at the end of src is left unconverted (the caller passes it
+ * again with more input).  position = bytes consumed, written = bytes
+ * written; status UTFKIT_OUTPUT_TOO_SMALL when the next character does not
+ * fit, else OK (all of src but that unfinished character is converted, or,
+ * with STRICT, an error comes next).  With STRICT, the call that starts at
+ * an ill-formed subsequence reports it (position in src, written 0), and
+ * one that starts at a character `to` cannot encode reports
+ * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
+utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
+                                       int errors, int final, uint8_t *dst, size_t cap);
 
 /* Exact length of utfkit_transcode's output in written (status OK), or the
  * first ill-formed subsequence with errors = STRICT. */

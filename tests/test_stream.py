@@ -236,7 +236,7 @@ def test_incremental_transcoder_rejects_unsupported_errors_and_types():
     with pytest.raises(ValueError, match="strict"):
         utfkit.IncrementalTranscoder("utf-8", "utf-16-le", "surrogateescape")
     with pytest.raises(LookupError):
-        utfkit.IncrementalTranscoder("utf-8", "latin-1")
+        utfkit.IncrementalTranscoder("utf-8", "koi8-r")
     with pytest.raises(TypeError):
         utfkit.IncrementalTranscoder("utf-8", "utf-16-le").feed("text")
 

@@ -120,10 +120,20 @@ def _check_stream(
     carried = 0  # bytes of an unfinished character at the front of buffer
     consumed = 0  # file offset of buffer[0]
     position = _Position()
+    marks = ENCODINGS[encoding].marks  # utf-16, utf-32, utf-8-sig: decided by the first bytes
     while True:
         read = stream.readinto(view[carried : carried + CHUNK_SIZE])  # type: ignore[attr-defined]
         at_end = not read
         filled = carried + (read or 0)
+        if marks:
+            if filled < len(marks[0][0]) and not at_end:
+                carried = filled  # too few bytes yet to tell a mark
+                continue
+            mark, encoding = next(((m, n) for m, n in marks if buffer.startswith(m)), (b"", marks[0][1]))
+            marks = ()
+            consumed += len(mark)  # (not a character of the first line: columns count the text)
+            buffer[: filled - len(mark)] = buffer[len(mark) : filled]
+            filled -= len(mark)
         window = view[:filled]
         if encoding in UTF8_FAMILY and not at_end:
             # What ends the chunk may depend on what follows: a lead

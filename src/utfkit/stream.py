@@ -59,6 +59,9 @@ _DECISION_BYTES = 4
 # lead byte (UTF-8) or a lead surrogate (UTF-16), which cannot continue it.
 # The one-shot reader then gives this reason instead of "end of data"
 # (csrc/stream.c, check_before_suffix).
+# Forms whose characters are one byte each: a chunk never ends inside one.
+_ONE_BYTE_CHARACTERS = frozenset({"latin-1", "ascii"})
+
 _INTERRUPTED_REASON = {
     "utf-8": "invalid continuation byte",
     "utf-16-le": "illegal UTF-16 surrogate",
@@ -123,8 +126,9 @@ def _byte_view(data: object, function: str) -> memoryview:
 def _stream_form(name: str, owner: str) -> int:
     form = ENCODINGS[name].form
     probe = ffi.new("utfkit_stream *")
-    if lib.utfkit_stream_init(probe, form) != 0:
-        streamed = ", ".join(e.name for e in ENCODINGS.values() if lib.utfkit_stream_init(probe, e.form) == 0)
+    if ENCODINGS[name].marks or lib.utfkit_stream_init(probe, form) != 0:
+        streamed = ", ".join(e.name for e in ENCODINGS.values()
+                             if not e.marks and lib.utfkit_stream_init(probe, e.form) == 0)
         raise LookupError(f"{owner} does not handle the encoding {name!r}; streams handle: {streamed}")
     return form
 
@@ -337,20 +341,28 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
         super().__init__(errors)
         self.encoding = lookup(encoding, "IncrementalDecoder").name
+        # The byte-order-mark forms: CPython's incremental decoder, which
+        # decides the byte order once, however the mark is split.
+        self._marked: Optional[codecs.IncrementalDecoder] = None
+        if ENCODINGS[self.encoding].marks:
+            self._marked = codecs.getincrementaldecoder(self.encoding)(errors)
         decode_part = CPYTHON_DECODERS.get(self.encoding)
-        if decode_part is None:
+        if decode_part is None and self._marked is None:
             raise LookupError(
                 f"IncrementalDecoder does not handle the encoding {self.encoding!r}; it handles: "
                 f"{', '.join(CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
                 "and codecs.getincrementaldecoder)"
             )
-        self._decode_part = decode_part
+        self._decode_part = decode_part or CPYTHON_DECODERS[UTF_8]
         self._carried = b""
         self._guard = Exclusive("IncrementalDecoder")
 
     def decode(self, input: "Buffer", final: bool = False) -> str:
         with self._guard:
             view = _byte_view(input, "decode")
+            if self._marked is not None:
+                self._marked.errors = self.errors
+                return self._marked.decode(view, final)
             carried, errors = self._carried, self.errors
             if not isinstance(errors, str):
                 raise TypeError(f"decode() 'errors' must be str, not {type(errors).__name__}")
@@ -391,13 +403,21 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def reset(self) -> None:
         with self._guard:
             self._carried = b""
+            if self._marked is not None:
+                self._marked.reset()
 
     def getstate(self) -> Tuple[bytes, int]:
-        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it."""
+        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it
+        (for utf-16 and utf-32, CPython's state: the byte order decided)."""
+        if self._marked is not None:
+            return self._marked.getstate()
         return (self._carried, 0)
 
     def setstate(self, state: Tuple[bytes, int]) -> None:
         with self._guard:
+            if self._marked is not None:
+                self._marked.setstate(state)
+                return
             carried = state[0]
             if not isinstance(carried, (bytes, bytearray)):
                 raise TypeError(f"setstate() needs (bytes, int), not ({type(carried).__name__}, ...)")
@@ -421,15 +441,28 @@ class IncrementalTranscoder:
     successful ``finish()`` the object starts a new stream at offset 0.
     """
 
-    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
+    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted",
+                 "_source", "_target", "_head", "_signature", "_signed")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
-        self.from_ = lookup(from_, "IncrementalTranscoder", "from_").name
-        self.to = lookup(to, "IncrementalTranscoder", "to").name
+        source = lookup(from_, "IncrementalTranscoder", "from_")
+        target = lookup(to, "IncrementalTranscoder", "to")
+        self.from_, self.to = source.name, target.name
         error_mode(errors, "IncrementalTranscoder")
         self.errors = errors
-        self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
-        self._interrupted = _INTERRUPTED_REASON.get(self.from_)
+        # A byte-order-mark form is read as the fixed form its mark names,
+        # decided once the first bytes are in (_head holds them until then);
+        # one is written with its mark before the first output.
+        self._source = source.marks[0][1] if source.marks else source.name
+        self._target = target.marks[0][1] if target.marks else target.name
+        self._signature = target.marks[0][0] if target.marks else b""
+        self._head: Optional[bytes] = b"" if source.marks else None
+        self._signed = False
+        if source.name in _ONE_BYTE_CHARACTERS:
+            self._from_form = source.form  # nothing is ever carried
+        else:
+            self._from_form = _stream_form(self._source, "IncrementalTranscoder")
+        self._interrupted = _INTERRUPTED_REASON.get(self._source)
         self._guard = Exclusive("IncrementalTranscoder")
         self._carried = b""
         self._offset = 0
@@ -437,8 +470,39 @@ class IncrementalTranscoder:
     def reset(self) -> None:
         """Start a new stream (carried bytes dropped)."""
         with self._guard:
-            self._carried = b""
-            self._offset = 0
+            self._start_again()
+
+    def _start_again(self) -> None:
+        self._carried = b""
+        self._offset = 0
+        self._signed = False
+        if ENCODINGS[self.from_].marks:
+            self._head = b""
+
+    def _after_mark(self, chunk: "Buffer", final: bool) -> Optional[bytes]:
+        """The stream's bytes after its mark, once the mark is decided (as
+        CPython's decoder decides it: a whole mark at the start, else the
+        host's byte order); None while the bytes so far may still begin one."""
+        head = (self._head or b"") + _byte_view(chunk, "feed").tobytes()
+        marks = ENCODINGS[self.from_].marks
+        found = next(((mark, name) for mark, name in marks if head.startswith(mark)), None)
+        if found is None and not final and any(mark.startswith(head) for mark, _ in marks):
+            self._head = head
+            return None
+        mark, self._source = found if found is not None else (b"", marks[0][1])
+        self._from_form = ENCODINGS[self._source].form
+        self._interrupted = _INTERRUPTED_REASON.get(self._source)
+        self._head = None
+        # utf-16 and utf-32 count error positions from the stream's start,
+        # utf-8-sig from after its mark (CPython's decoders)
+        self._offset = len(mark) if self.from_ != "utf-8-sig" else 0
+        return head[len(mark):]
+
+    def _signed_output(self, output: bytes) -> bytes:
+        if self._signed or not self._signature:
+            return output
+        self._signed = True
+        return self._signature + output
 
     @property
     def offset(self) -> int:
@@ -448,13 +512,19 @@ class IncrementalTranscoder:
     def feed(self, chunk: "Buffer") -> bytes:
         """Convert the next chunk; returns the output of its complete characters."""
         with self._guard:
-            return self._convert(chunk, final=False)
+            if self._head is not None:
+                rest = self._after_mark(chunk, final=False)
+                if rest is None:
+                    return b""
+                chunk = rest
+            return self._signed_output(self._convert(chunk, final=False))
 
     def finish(self) -> bytes:
         """End the stream: converts (or, with strict, raises for) an unfinished character."""
         with self._guard:
-            output = self._convert(b"", final=True)
-            self._offset = 0
+            rest = self._after_mark(b"", final=True) if self._head is not None else b""
+            output = self._signed_output(self._convert(rest or b"", final=True))
+            self._start_again()
             return output
 
     def _convert(self, chunk: "Buffer", final: bool) -> bytes:
@@ -502,7 +572,7 @@ class IncrementalTranscoder:
         if not len(piece):
             return b""
         try:
-            output = transcode(piece, self.from_, self.to, self.errors)
+            output = transcode(piece, self._source, self._target, self.errors)
         except UnicodeDecodeError as error:
             why = error.reason
             if suffix and why == _END_OF_DATA_REASON and self._interrupted:
