@@ -14,14 +14,14 @@
  *     form -- the property IncrementalTranscoder relies on;
  *   - every kernel reports the same.
  *
- * Input: byte 0 picks the form (mod 8: every form of utfkit.h; a form
+ * Input: byte 0 picks the form (mod 16: every form of utfkit.h; a form
  * streams do not take must be refused by utfkit_stream_init, and ends the
  * run); bytes 1..4 are chunk lengths (fuzz_length, repeated cyclically;
  * 0 = an empty chunk); the rest is the text.
  */
 #include "fuzz_common.h"
 
-#define FORMS 8         /* every utfkit_form */
+#define FORMS 16        /* every utfkit_form, and numbers no form has yet */
 #define UTF_FORMS 5     /* UTF-8, UTF-16LE/BE, UTF-32LE/BE: streams take these */
 #define MODES 3
 #define CHUNK_LENGTHS 4
