@@ -88,6 +88,16 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
     case UTFKIT_LATIN1:
     case UTFKIT_ASCII:
         return want;
+    case UTFKIT_UTFE8:
+    case UTFKIT_UTF8_RFC2279:
+        /* Seed 002: a lead byte never continues a sequence, so every
+         * sequence and maximal subpart ends before one; and a byte 13 or
+         * more after the last lead belongs to none (12 continuation bytes
+         * at most). */
+        for (size_t p = want; p > begin; p--)
+            if (!is_continuation(src[p]))
+                return p;
+        return want - begin >= 13 ? want : begin;
     case UTFKIT_UTF32LE:
     case UTFKIT_UTF32BE: { /* D90: every unit boundary */
         size_t p = want - want % 4;
@@ -136,6 +146,8 @@ static size_t settled_length(const uint8_t *src, size_t len, int form)
     case UTFKIT_UTF16BE:
     case UTFKIT_UTF32LE:
     case UTFKIT_UTF32BE:
+    case UTFKIT_UTFE8:
+    case UTFKIT_UTF8_RFC2279:
         return len - utfkit_incomplete_suffix_length(src, len, form);
     case UTFKIT_LATIN1:
     case UTFKIT_ASCII:

@@ -20,6 +20,13 @@ utfkit_result wtf8_transcode(const uint8_t *src, size_t len, int to, int errors,
 /* CESU-8, or MUTF-8 when modified is 1. */
 utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
                               utfkit_sink *sink);
+/* UTF-E-8 restricted to code points 0..limit: UTF-E-8 itself, or RFC 2279
+ * (limit 7FFFFFFF). */
+utfkit_result utfe8_transcode(const uint8_t *src, size_t len, uint64_t limit, int to, int errors,
+                              utfkit_sink *sink);
+/* The unfinished sequence at the end of src in that form (streams): its
+ * bytes, well-formed so far, or 0. */
+size_t utfe8_incomplete_suffix(const uint8_t *src, size_t len, uint64_t limit);
 
 /* Latin-1, or ASCII when ascii is 1, into any form (latin1.c). */
 utfkit_result latin1_transcode(const uint8_t *src, size_t len, int ascii, int to, int errors,

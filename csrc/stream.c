@@ -18,20 +18,27 @@
  */
 #include <string.h>
 
-#include "sink.h"
+#include "readers.h"
 #include "utf8_dfa.h"
 #include "utfkit.h"
 
 /* The longest unfinished character a stream keeps, plus the bytes that
  * decide it: a character (UTF-8), a surrogate pair (UTF-16) or a code unit
  * (UTF-32) is at most 4 bytes, so 4 - pending_length more bytes always
- * settle what the pending bytes begin. */
+ * settle what the pending bytes begin; a UTF-E-8 sequence is at most 13
+ * (seed 002 section 3.4). */
 #define STREAM_DECISION_BYTES 4u
+#define UTFE8_DECISION_BYTES 13u
+
+static int is_utfe8_form(int form)
+{
+    return form == UTFKIT_UTFE8 || form == UTFKIT_UTF8_RFC2279;
+}
 
 static int stream_form_is_known(int form)
 {
     return form == UTFKIT_UTF8 || form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE ||
-           form == UTFKIT_UTF32LE || form == UTFKIT_UTF32BE;
+           form == UTFKIT_UTF32LE || form == UTFKIT_UTF32BE || is_utfe8_form(form);
 }
 
 /* UTF-8: a lead byte (C2..F4) always begins a new row of Table 3-7 -- it is
@@ -78,6 +85,8 @@ size_t utfkit_incomplete_suffix_length(const uint8_t *src, size_t len, int form)
     case UTFKIT_UTF16BE: return utf16_incomplete_suffix(src, len, 1);
     case UTFKIT_UTF32LE:
     case UTFKIT_UTF32BE: return len & 3u; /* D90: 4-byte code units */
+    case UTFKIT_UTFE8: return utfe8_incomplete_suffix(src, len, 0x7FFFFFFFFFFFFFFFull);
+    case UTFKIT_UTF8_RFC2279: return utfe8_incomplete_suffix(src, len, 0x7FFFFFFFull);
     default: return 0;
     }
 }
@@ -92,7 +101,8 @@ static utfkit_result check_before_suffix(const uint8_t *src, size_t cut, size_t 
 {
     utfkit_result found = utfkit_check(src, cut, form);
     if (found.status == UTFKIT_END_OF_DATA && suffix != 0)
-        found.status = form == UTFKIT_UTF8 ? UTFKIT_INVALID_CONTINUATION : UTFKIT_SURROGATE;
+        found.status = form == UTFKIT_UTF8 || is_utfe8_form(form) ? UTFKIT_INVALID_CONTINUATION
+                                                                  : UTFKIT_SURROGATE;
     return found;
 }
 
@@ -139,9 +149,9 @@ utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size
     size_t resume = 0; /* src[0..resume) has been read */
     while (stream->pending_length != 0 && resume < len) {
         /* Settle the pending character with the next bytes of src. */
-        uint8_t head[2 * STREAM_DECISION_BYTES];
+        uint8_t head[2 * UTFE8_DECISION_BYTES];
         size_t kept = stream->pending_length;
-        size_t taken = STREAM_DECISION_BYTES - kept;
+        size_t taken = (is_utfe8_form(form) ? UTFE8_DECISION_BYTES : STREAM_DECISION_BYTES) - kept;
         if (taken > len - resume)
             taken = len - resume;
         memcpy(head, stream->pending, kept);

@@ -8,10 +8,16 @@
 
 #define STRETCH 4096 /* counted with 32-bit sums, which cannot overflow */
 
+/* UTF-E-8 and the original ISO 10646 UTF-8 (seeds 002, 004). */
+static int is_utfe8_form(int form)
+{
+    return form == UTFKIT_UTFE8 || form == UTFKIT_UTF8_RFC2279;
+}
+
 static int is_form(int form)
 {
     return (form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8) || form == UTFKIT_LATIN1 ||
-           form == UTFKIT_ASCII;
+           form == UTFKIT_ASCII || is_utfe8_form(form);
 }
 
 /* The forms of section 3.9 (UTF-8, UTF-16, UTF-32), whose well-formed
@@ -24,6 +30,10 @@ static int is_unicode_form(int form)
 utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int to, int errors,
                                   utfkit_sink *sink)
 {
+    /* The other forms give only Unicode scalar values, which UTF-E-8 and
+     * RFC 2279 write as UTF-8 does (seed 002 section 3.2, seed 004). */
+    if (is_utfe8_form(to) && !is_utfe8_form(from))
+        to = UTFKIT_UTF8;
     if (from == UTFKIT_LATIN1 || from == UTFKIT_ASCII)
         return latin1_transcode(src, len, from == UTFKIT_ASCII, to, errors, sink);
     if (to == UTFKIT_LATIN1 || to == UTFKIT_ASCII)
@@ -39,6 +49,10 @@ utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int 
     case UTFKIT_CESU8:
     case UTFKIT_MUTF8:
         return cesu8_transcode(src, len, from == UTFKIT_MUTF8, to, errors, sink);
+    case UTFKIT_UTFE8:
+        return utfe8_transcode(src, len, 0x7FFFFFFFFFFFFFFFull, to, errors, sink);
+    case UTFKIT_UTF8_RFC2279:
+        return utfe8_transcode(src, len, 0x7FFFFFFFull, to, errors, sink);
     default:
         return utf32_transcode(src, len, from == UTFKIT_UTF32BE, to, errors, sink);
     }
@@ -156,11 +170,13 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
         size_t length;
         return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
     }
-    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
+    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
+        is_utfe8_form(form)) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
         if (utfkit_utf8_validate(src, len) &&
-            (form == UTFKIT_WTF8 || has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
+            (form == UTFKIT_WTF8 || is_utfe8_form(form) ||
+             has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
             return 1;
     }
     return utfkit_check(src, len, form).status == UTFKIT_OK;

@@ -133,7 +133,18 @@ typedef enum utfkit_form {
      * cannot encode becomes '?' with REPLACE (as does a U+FFFD that replaces
      * an ill-formed subsequence), is left out with IGNORE, and with STRICT
      * makes the conversion report UTFKIT_UNENCODABLE. */
-    UTFKIT_ASCII = 9
+    UTFKIT_ASCII = 9,
+    /* UTF-E-8 (seed 002): UTF-8 extended to code points up to
+     * U+7FFFFFFFFFFFFFFF, surrogates included (see the UTF-E-8 section
+     * below).  Read into another form, a code point the form cannot hold --
+     * a surrogate (UTFKIT_SURROGATE) or one above 10FFFF (UTFKIT_TOO_LARGE),
+     * above 7FFFFFFF for RFC 2279 -- is an ill-formed subsequence: the whole
+     * sequence.  Written, it is UTF-8's bytes for every scalar value. */
+    UTFKIT_UTFE8 = 10,
+    /* The original UTF-8 of ISO 10646-1 Annex D and RFC 2279 (seed 004):
+     * UTF-E-8's 1-6 byte forms, code points up to U+7FFFFFFF; FE and FF are
+     * UTFKIT_TOO_LARGE (1 byte), as is a 6-byte form above 7FFFFFFF. */
+    UTFKIT_UTF8_RFC2279 = 11
 } utfkit_form;
 
 /* What a conversion does with an ill-formed subsequence.  UTF-8 input is
@@ -257,20 +268,28 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form);
  * E0 80..9F, F0 80..8F, F8 80..87, FC 80..83, FE 80..81, and FF 80 80 80
  * 80 80 80 (a value below 2^36) -- as UTFKIT_INVALID_CONTINUATION, the
  * maximal subpart being the bytes before the byte that decides.  Above
- * 2^63 - 1 (FF then 81..BF, or FF 80 then 88..BF): UTFKIT_TOO_LARGE. */
+ * 2^63 - 1 (FF then 81..BF, or FF 80 then 88..BF): UTFKIT_TOO_LARGE.
+ * As a form of utfkit_transcode and the other form-generic calls:
+ * UTFKIT_UTFE8 and UTFKIT_UTF8_RFC2279. */
+
+/* `limit` (at most 7FFFFFFFFFFFFFFF) restricts both functions to code
+ * points 0..limit: 7FFFFFFF reads and writes RFC 2279 exactly.  A sequence
+ * above the limit is UTFKIT_TOO_LARGE, cut before the byte that puts it
+ * there (at least the lead byte).  A limit above 7FFFFFFFFFFFFFFF is
+ * refused: UTFKIT_TOO_LARGE with subpart_length 0. */
 
 /* Writes the UTF-E-8 form of count code points.  status OK and written =
  * bytes; UTFKIT_TOO_LARGE at position = the index of the first code point
- * above 7FFFFFFFFFFFFFFF (written = the bytes before it); or, when cap is
- * too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length needed
- * (whole sequences that fit are in dst[0..cap), never more). */
-utfkit_result utfkit_utfe8_encode(const uint64_t *code_points, size_t count,
+ * above limit, subpart_length 1 (written = the bytes before it); or, when
+ * cap is too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length
+ * needed (whole sequences that fit are in dst[0..cap), never more). */
+utfkit_result utfkit_utfe8_encode(const uint64_t *code_points, size_t count, uint64_t limit,
                                   uint8_t *dst, size_t cap);
 
 /* Decodes UTF-E-8 into code points: dst has room for cap of them, written
  * counts them.  errors as for utfkit_transcode (REPLACE writes 0xFFFD per
  * maximal subpart); position / subpart_length in bytes. */
-utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors,
+utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors, uint64_t limit,
                                   uint64_t *dst, size_t cap);
 
 /* The first ill-formed subsequence of UTF-E-8 input (written = code points
@@ -391,7 +410,7 @@ typedef struct utfkit_stream {
                                 lead surrogate from an unpaired trail surrogate */
     uint32_t pending_length; /* bytes of an unfinished character kept from earlier
                                 chunks: it began at offset - pending_length */
-    uint8_t pending[8];
+    uint8_t pending[16];     /* at most 12: a UTF-E-8 13-byte sequence less one */
 } utfkit_stream;
 
 /* Starts a stream of the given form at offset 0.  0, or -1 if the form is

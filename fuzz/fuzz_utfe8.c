@@ -17,6 +17,9 @@
  *   - UTF-8 is UTF-E-8 with the same values: well-formed UTF-8 decodes as
  *     UTF-8 -> UTF-32 converts it, and UTF-E-8 of scalar values only is
  *     well-formed UTF-8 (the kernel's UTF-8 validator and blocks run here);
+ *   - the form-generic utfkit_check with UTFKIT_UTFE8 agrees with
+ *     utfkit_utfe8_check, and with UTFKIT_UTF8_RFC2279 with a strict
+ *     decode limited to U+7FFFFFFF;
  *   - every kernel gives the scalar kernel's results.
  *
  * Input: byte 0 is the cap to try below the exact one; the rest is both
@@ -26,6 +29,9 @@
  */
 #include "fuzz_common.h"
 
+#define UTFE8_LIMIT 0x7FFFFFFFFFFFFFFFull
+#define RFC2279_LIMIT 0x7FFFFFFFull
+
 typedef struct decode_outcome {
     utfkit_result result[3];
     uint64_t *code_points[3];
@@ -33,13 +39,13 @@ typedef struct decode_outcome {
 
 static uint64_t *decode_exact(const uint8_t *src, size_t len, int mode, utfkit_result *result)
 {
-    utfkit_result counted = utfkit_utfe8_decode(src, len, mode, NULL, 0);
+    utfkit_result counted = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, NULL, 0);
     size_t need = counted.written;
     FUZZ_REQUIRE(need <= len, "%zu code points from %zu bytes", need, len);
     uint64_t *dst = malloc(need ? need * sizeof *dst : 1);
     if (dst == NULL)
         abort();
-    *result = utfkit_utfe8_decode(src, len, mode, need ? dst : NULL, need);
+    *result = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, need ? dst : NULL, need);
     if (counted.status == UTFKIT_OUTPUT_TOO_SMALL || counted.status == UTFKIT_OK)
         FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need,
                      "mode %d: status %d written %zu need %zu", mode, result->status,
@@ -51,12 +57,12 @@ static uint64_t *decode_exact(const uint8_t *src, size_t len, int mode, utfkit_r
 
 static uint8_t *encode_exact(const uint64_t *values, size_t count, utfkit_result *result)
 {
-    utfkit_result measured = utfkit_utfe8_encode(values, count, NULL, 0);
+    utfkit_result measured = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, NULL, 0);
     size_t need = measured.status == UTFKIT_TOO_LARGE ? 0 : measured.written;
     uint8_t *dst = malloc(need ? need : 1);
     if (dst == NULL)
         abort();
-    *result = utfkit_utfe8_encode(values, count, need ? dst : NULL, need);
+    *result = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, need ? dst : NULL, need);
     if (measured.status != UTFKIT_TOO_LARGE)
         FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need, "encode length");
     else
@@ -108,6 +114,17 @@ static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
 {
     decode_outcome o;
     utfkit_result check = utfkit_utfe8_check(src, len);
+    utfkit_result as_form = utfkit_check(src, len, UTFKIT_UTFE8);
+    FUZZ_REQUIRE(as_form.status == check.status && as_form.position == check.position &&
+                     as_form.subpart_length == check.subpart_length,
+                 "utfkit_check(UTFKIT_UTFE8) and utfkit_utfe8_check differ");
+    utfkit_result rfc2279 = utfkit_utfe8_decode(src, len, UTFKIT_STRICT, RFC2279_LIMIT, NULL, 0);
+    if (rfc2279.status == UTFKIT_OUTPUT_TOO_SMALL)
+        rfc2279.status = UTFKIT_OK;
+    as_form = utfkit_check(src, len, UTFKIT_UTF8_RFC2279);
+    FUZZ_REQUIRE(as_form.status == rfc2279.status && as_form.position == rfc2279.position &&
+                     as_form.subpart_length == rfc2279.subpart_length,
+                 "utfkit_check(UTFKIT_UTF8_RFC2279) and a decode limited to 7FFFFFFF differ");
     for (int mode = 0; mode < 3; mode++) {
         o.code_points[mode] = decode_exact(src, len, mode, &o.result[mode]);
         utfkit_result r = o.result[mode];
@@ -133,7 +150,7 @@ static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
         if (r.written != 0) {
             size_t cap = cap_cut % r.written;
             uint64_t *small = malloc(cap ? cap * sizeof *small : 1);
-            utfkit_result cut = utfkit_utfe8_decode(src, len, mode, cap ? small : NULL, cap);
+            utfkit_result cut = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, cap ? small : NULL, cap);
             FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == r.written,
                          "cap %zu: status %d written %zu", cap, cut.status, cut.written);
             FUZZ_REQUIRE(cap == 0 || memcmp(small, o.code_points[mode], cap * sizeof *small) == 0,
@@ -181,7 +198,7 @@ static void encode_values(const uint8_t *data, size_t size, size_t cap_cut)
             if (encoded.written != 0) {
                 size_t cap = cap_cut % encoded.written;
                 uint8_t *small = malloc(cap ? cap : 1);
-                utfkit_result cut = utfkit_utfe8_encode(values, count, cap ? small : NULL, cap);
+                utfkit_result cut = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, cap ? small : NULL, cap);
                 FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == encoded.written,
                              "encode cap %zu: status %d", cap, cut.status);
                 free(small);

@@ -24,6 +24,7 @@ __all__ = [
     "SIZE_MAX",
     "SIZE_T_CODE",
     "UTF8_FAMILY",
+    "UTFE8_FORMS",
     "after",
     "as_bytes",
     "decode_error",
@@ -117,6 +118,8 @@ _FIXED: Dict[str, Encoding] = {
         _encoding("mutf-8", lib.UTFKIT_MUTF8, 1, None),
         _narrow("latin-1", lib.UTFKIT_LATIN1, "latin_1"),
         _narrow("ascii", lib.UTFKIT_ASCII, "ascii"),
+        _encoding("utf-e-8", lib.UTFKIT_UTFE8, 1, None),
+        _encoding("utf-8-rfc2279", lib.UTFKIT_UTF8_RFC2279, 1, None),
     )
 }
 
@@ -144,7 +147,10 @@ _CODEC_NAMES = {"iso8859-1": "latin-1"}
 # The UTF-8-based forms CPython has no codec for, by every spelling utfkit
 # accepts once case, '-', '_' and space are folded.
 UTF8_FAMILY = frozenset({"wtf-8", "cesu-8", "mutf-8"})
-_FAMILY_SPELLINGS = {name.replace("-", ""): name for name in UTF8_FAMILY}
+# UTF-E-8 (seed 002) and the original ISO 10646 / RFC 2279 UTF-8 (seed 004):
+# code points beyond Unicode's, surrogates included.
+UTFE8_FORMS = frozenset({"utf-e-8", "utf-8-rfc2279"})
+_FAMILY_SPELLINGS = {name.replace("-", ""): name for name in UTF8_FAMILY | UTFE8_FORMS}
 
 # Forms that carry lone surrogates (csrc/utfkit.h): between them and UTF-16
 # a lone surrogate converts like any other code point.
@@ -404,6 +410,8 @@ def reason(
         return "ordinal not in range(128)"
     if encoding in UTF8_FAMILY:
         return _utf8_family_reason(status, encoding, unit, to)
+    if encoding in UTFE8_FORMS:
+        return _utfe8_reason(status, encoding, unit, subpart_length, to)
     if encoding.startswith("utf-32"):
         return _UTF_32_REASONS[status]
     if status == lib.UTFKIT_END_OF_DATA:
@@ -431,6 +439,35 @@ def _utf8_family_reason(status: int, encoding: str, unit: int, to: Optional[str]
     return _UTF_8_REASONS[status]
 
 
+# The code points UTF-E-8 and RFC 2279 encode, and the sequence length each
+# lead byte announces (seed 002, seed 004).
+_UTFE8_LAST = {"utf-e-8": "U+7FFFFFFFFFFFFFFF", "utf-8-rfc2279": "U+7FFFFFFF"}
+_UTFE8_LENGTHS = (
+    [1] * 0x80 + [0] * 0x42 + [2] * 0x1E + [3] * 0x10 + [4] * 8 + [5] * 4 + [6] * 2 + [7, 13]
+)
+
+
+def _utfe8_reason(
+    status: int, encoding: str, lead: int, subpart_length: int, to: Optional[str]
+) -> str:
+    """The reasons utfkit defines for UTF-E-8 and RFC 2279 input (README,
+    "Errors"): UTF-8's for a sequence cut short or broken, the form's limit
+    for one above it; and for a whole sequence whose code point the target
+    (`to`, or a ``str`` when None) cannot hold, why not."""
+    if status == lib.UTFKIT_SURROGATE:
+        return f"surrogate code point cannot be {_converted_to(to)}"
+    if status == lib.UTFKIT_TOO_LARGE:
+        if subpart_length != _UTFE8_LENGTHS[lead]:  # cut before the deciding byte
+            return f"code point above {_UTFE8_LAST[encoding]}"
+        last = "U+7FFFFFFF" if to == "utf-8-rfc2279" else "U+10FFFF"
+        return f"code point above {last} cannot be {_converted_to(to)}"
+    return _UTF_8_REASONS[status]
+
+
+def _converted_to(to: Optional[str]) -> str:
+    return "decoded to str" if to is None else f"converted to {to}"
+
+
 def surrogate_sequence_unit(subsequence: bytes, status: int) -> int:
     """reason()'s `unit` for WTF-8, CESU-8, MUTF-8: the first byte of the
     ill-formed subsequence, or the surrogate a surrogate byte sequence
@@ -452,6 +489,8 @@ def decode_error(
         unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
     elif encoding in UTF8_FAMILY and start < len(whole):
         unit = surrogate_sequence_unit(whole[start : start + 3], status)
+    elif encoding in UTFE8_FORMS and start < len(whole):
+        unit = whole[start]
     why = reason(status, encoding, unit, subpart_length, to)
     return UnicodeDecodeError(encoding, whole, start, start + subpart_length, why)
 

@@ -49,7 +49,7 @@ from dataclasses import asdict, dataclass
 from typing import BinaryIO, List, Optional, Sequence
 
 from . import __version__, _kernels
-from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
+from ._binding import ENCODINGS, UTF8_FAMILY, UTFE8_FORMS, lib, lookup, reason, surrogate_sequence_unit
 from ._oneshot import count, first_error, transcode
 from .codec import decodable_prefix_length
 from .stream import IncrementalTranscoder
@@ -160,7 +160,7 @@ def _check_stream(
             position.advance(buffer, 0, start, encoding)
             subpart = bytes(buffer[start : start + result.subpart_length])
             unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
-            if encoding in UTF8_FAMILY:  # the byte, or the surrogate it starts
+            if encoding in UTF8_FAMILY or encoding in UTFE8_FORMS:  # the byte, or the surrogate it starts
                 unit = surrogate_sequence_unit(bytes(buffer[start : start + 3]), result.status)
             if show_progress:
                 sys.stderr.write("\r\033[K")

@@ -53,6 +53,9 @@ __all__ = ["Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validato
 # at most 4 bytes: 4 - len(carried) more bytes always settle what the
 # carried bytes begin (csrc/stream.c, STREAM_DECISION_BYTES).
 _DECISION_BYTES = 4
+# UTF-E-8's longest sequence is 13 bytes (seed 002 section 3.4; csrc/stream.c,
+# UTFE8_DECISION_BYTES), and RFC 2279 is read by the same reader.
+_LONG_DECISION_BYTES = {"utf-e-8": 13, "utf-8-rfc2279": 13}
 
 # A piece cut before an unfinished character that ends inside a character
 # is, in the whole stream, cut short by that character's first byte: a
@@ -64,6 +67,8 @@ _ONE_BYTE_CHARACTERS = frozenset({"latin-1", "ascii"})
 
 _INTERRUPTED_REASON = {
     "utf-8": "invalid continuation byte",
+    "utf-e-8": "invalid continuation byte",
+    "utf-8-rfc2279": "invalid continuation byte",
     "utf-16-le": "illegal UTF-16 surrogate",
     "utf-16-be": "illegal UTF-16 surrogate",
 }
@@ -134,13 +139,15 @@ def _stream_form(name: str, owner: str) -> int:
 
 
 # Forms in which a well-formed chunk leaves nothing for the next one to
-# complete or contradict: UTF-8 (Table 3-7), UTF-16 and UTF-32.  (WTF-8 is
+# complete or contradict: UTF-8 (Table 3-7), UTF-16, UTF-32, UTF-E-8 and
+# RFC 2279 UTF-8.  (WTF-8 is
 # not among them: a chunk ending in a lead surrogate sequence is well-formed,
 # and a trail surrogate sequence starting the next chunk makes the pair
 # ill-formed.)  For these, a stream between characters needs no C state:
 # a chunk that validates whole just moves the offset on.
 _SELF_CONTAINED_CHUNKS = frozenset(
-    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE,
+     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279}
 )
 _validate = lib.utfkit_validate
 _utf8_validate = lib.utfkit_utf8_validate
@@ -442,7 +449,7 @@ class IncrementalTranscoder:
     """
 
     __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted",
-                 "_source", "_target", "_head", "_signature", "_signed")
+                 "_source", "_target", "_head", "_signature", "_signed", "_decision_bytes")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
         source = lookup(from_, "IncrementalTranscoder", "from_")
@@ -463,6 +470,7 @@ class IncrementalTranscoder:
         else:
             self._from_form = _stream_form(self._source, "IncrementalTranscoder")
         self._interrupted = _INTERRUPTED_REASON.get(self._source)
+        self._decision_bytes = _LONG_DECISION_BYTES.get(self._source, _DECISION_BYTES)
         self._guard = Exclusive("IncrementalTranscoder")
         self._carried = b""
         self._offset = 0
@@ -533,7 +541,7 @@ class IncrementalTranscoder:
         outputs, resume = [], 0
         while carried and (resume < length or final):
             # Settle the carried character with the next bytes of the chunk.
-            taken = min(length - resume, _DECISION_BYTES - len(carried))
+            taken = min(length - resume, self._decision_bytes - len(carried))
             head = carried + view[resume : resume + taken].tobytes()
             ends = final and resume + taken == length
             suffix = 0 if ends else lib.utfkit_incomplete_suffix_length(head, len(head), form)
