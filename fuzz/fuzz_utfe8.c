@@ -14,6 +14,9 @@
  *     folded into U+0000..U+10FFFF: the last gives long stretches of UTF-8,
  *     which the decoder hands to the active kernel's UTF-8 validator
  *     (utfe8.c), so every kernel's SIMD blocks run;
+ *   - UTF-8 is UTF-E-8 with the same values: well-formed UTF-8 decodes as
+ *     UTF-8 -> UTF-32 converts it, and UTF-E-8 of scalar values only is
+ *     well-formed UTF-8 (the kernel's UTF-8 validator and blocks run here);
  *   - the form-generic utfkit_check with UTFKIT_UTFE8 agrees with
  *     utfkit_utfe8_check, and with UTFKIT_UTF8_RFC2279 with a strict
  *     decode limited to U+7FFFFFFF;
@@ -67,6 +70,46 @@ static uint8_t *encode_exact(const uint64_t *values, size_t count, utfkit_result
     return dst;
 }
 
+/* UTF-8 is UTF-E-8 with the same values (seed 002): well-formed UTF-8
+ * decodes to what UTF-8 -> UTF-32 gives, and UTF-E-8 whose values are all
+ * Unicode scalar values (D76) is well-formed UTF-8.  Checked with the
+ * UTF-8 entry points of the active kernel: its SIMD validator and its
+ * UTF-8 -> UTF-32 blocks run on the same text as the UTF-E-8 decoder. */
+static void check_utf8_is_utfe8(const uint8_t *src, size_t len, utfkit_result strict,
+                                const uint64_t *code_points)
+{
+    int utf8 = utfkit_utf8_validate(src, len);
+    if (strict.status != UTFKIT_OK) {
+        FUZZ_REQUIRE(!utf8, "well-formed UTF-8 is ill-formed UTF-E-8 (status %d at %zu)",
+                     strict.status, strict.position);
+        return;
+    }
+    int scalar_values = 1;
+    for (size_t k = 0; k < strict.written; k++)
+        if (code_points[k] > 0x10FFFF || (code_points[k] >= 0xD800 && code_points[k] <= 0xDFFF))
+            scalar_values = 0;
+    FUZZ_REQUIRE(utf8 == scalar_values, "utf8_validate %d, but UTF-E-8 values all scalar: %d",
+                 utf8, scalar_values);
+    if (!utf8)
+        return;
+    size_t need = 4 * strict.written;
+    uint8_t *utf32 = malloc(need ? need : 1);
+    if (utf32 == NULL)
+        abort();
+    utfkit_result done = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT,
+                                          need ? utf32 : NULL, need);
+    FUZZ_REQUIRE(done.status == UTFKIT_OK && done.written == need, "UTF-8 -> UTF-32: status %d "
+                 "written %zu, UTF-E-8 decoded %zu code points", done.status, done.written,
+                 strict.written);
+    for (size_t k = 0; k < strict.written; k++) {
+        uint64_t value = (uint64_t)utf32[4 * k] | (uint64_t)utf32[4 * k + 1] << 8 |
+                         (uint64_t)utf32[4 * k + 2] << 16 | (uint64_t)utf32[4 * k + 3] << 24;
+        FUZZ_REQUIRE(value == code_points[k], "code point %zu: UTF-8 %llx, UTF-E-8 %llx", k,
+                     (unsigned long long)value, (unsigned long long)code_points[k]);
+    }
+    free(utf32);
+}
+
 static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
 {
     decode_outcome o;
@@ -90,6 +133,7 @@ static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
                              r.subpart_length == check.subpart_length,
                          "check and strict decode differ");
             FUZZ_REQUIRE(r.position + r.subpart_length <= len, "subpart past the end");
+            check_utf8_is_utfe8(src, len, r, o.code_points[mode]);
             if (r.status != UTFKIT_OK)
                 continue;
         }
