@@ -18,9 +18,15 @@
 #
 # Fuzzing (clang with libFuzzer; Debian: clang and libclang-rt-dev):
 #   make fuzz        build every fuzz/fuzz_*.c with -fsanitize=fuzzer,address,undefined,
-#                    write the seeds (fuzz/make_seeds.py, needs utfkit importable by
-#                    $(PYTHON)) and run each target for FUZZ_SECONDS (default 60);
-#                    new inputs go to fuzz/corpus/NAME, crashes to fuzz/artifacts/
+#                    write the seeds (fuzz/make_seeds.py: needs only the source tree)
+#                    and run each target for FUZZ_SECONDS (default 60) through
+#                    fuzz/campaign.py: inputs up to FUZZ_MAX_LEN bytes, new inputs to
+#                    fuzz/corpus/NAME, failing ones to fuzz/artifacts/, logs to
+#                    fuzz/logs/; executions, coverage, the SIMD functions reached and
+#                    the findings to FUZZ_RESULTS (fuzz/results.txt).  Fails if any
+#                    target found anything, printing the input as hex.  What .ci/run runs.
+#   make fuzz-long   the same for FUZZ_LONG_SECONDS (default 600) per target, results
+#                    to fuzz/results-long.txt
 #   make fuzz-build  only build them (fuzz/bin/)
 
 CC ?= gcc
@@ -51,13 +57,20 @@ NEON_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-aarch64,$(TEST_SOURCES))
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_LONG_SECONDS ?= 600
+FUZZ_MAX_LEN ?= 4200
+FUZZ_RESULTS ?= fuzz/results.txt
 PYTHON ?= python3
-FUZZ_CFLAGS := -g -O1 -Icsrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SANITIZERS := address,undefined
+FUZZ_CFLAGS := -g -O1 -Icsrc -fno-sanitize-recover=all
 FUZZ_SOURCES := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := fuzz/bin
 FUZZ_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SOURCES))
+# The core is compiled once for all targets (instrumented for libFuzzer's
+# coverage, not linked with its main).
+FUZZ_CORE_OBJECTS := $(patsubst csrc/%.c,$(FUZZ_BIN)/core/%.o,$(CORE_SOURCES))
 
-.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-build fuzz-seeds bench
+.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-long fuzz-build fuzz-seeds bench
 
 BENCH_BIN := benchmarks/bin
 BENCH_CORPUS ?= $(firstword $(wildcard ../shared/corpus ../../shared/corpus))
@@ -101,8 +114,15 @@ $(BIN):
 
 fuzz-build: $(FUZZ_PROGRAMS)
 
-$(FUZZ_BIN)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(FUZZ_BIN)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SOURCES)
+# kept between builds (make would delete them as intermediate files)
+.SECONDARY: $(FUZZ_CORE_OBJECTS)
+
+$(FUZZ_BIN)/core/%.o: csrc/%.c $(CORE_HEADERS) Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZERS) -c -o $@ $<
+
+$(FUZZ_BIN)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FUZZ_CORE_OBJECTS) Makefile | $(FUZZ_BIN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SANITIZERS) -o $@ $< $(FUZZ_CORE_OBJECTS)
 
 $(FUZZ_BIN):
 	mkdir -p $@
@@ -111,12 +131,12 @@ fuzz-seeds:
 	$(PYTHON) fuzz/make_seeds.py fuzz/seeds
 
 fuzz: fuzz-build fuzz-seeds
-	@set -e; for program in $(FUZZ_PROGRAMS); do name=$${program#$(FUZZ_BIN)/fuzz_}; \
-	  mkdir -p fuzz/corpus/$$name fuzz/artifacts; echo "== $$program for $(FUZZ_SECONDS) s"; \
-	  ./$$program -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	    -artifact_prefix=fuzz/artifacts/$$name- fuzz/corpus/$$name \
-	    $$(for extra in fuzz/seeds/$$name fuzz/regressions/$$name; do test -d $$extra && echo $$extra; done); \
-	done
+	$(PYTHON) fuzz/campaign.py --seconds $(FUZZ_SECONDS) --max-len $(FUZZ_MAX_LEN) \
+	  --results $(FUZZ_RESULTS) $(FUZZ_PROGRAMS)
+
+fuzz-long: fuzz-build fuzz-seeds
+	$(PYTHON) fuzz/campaign.py --seconds $(FUZZ_LONG_SECONDS) --max-len $(FUZZ_MAX_LEN) \
+	  --results fuzz/results-long.txt $(FUZZ_PROGRAMS)
 
 clean:
 	rm -rf $(BIN) $(FUZZ_BIN) $(BENCH_BIN)

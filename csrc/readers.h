@@ -20,6 +20,33 @@ utfkit_result wtf8_transcode(const uint8_t *src, size_t len, int to, int errors,
 /* CESU-8, or MUTF-8 when modified is 1. */
 utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
                               utfkit_sink *sink);
+/* UTF-E-8 restricted to code points 0..limit: UTF-E-8 itself, or RFC 2279
+ * (limit 7FFFFFFF). */
+utfkit_result utfe8_transcode(const uint8_t *src, size_t len, uint64_t limit, int to, int errors,
+                              utfkit_sink *sink);
+/* The unfinished sequence at the end of src in that form (streams): its
+ * bytes, well-formed so far, or 0. */
+size_t utfe8_incomplete_suffix(const uint8_t *src, size_t len, uint64_t limit);
+
+/* Latin-1, or ASCII when ascii is 1, into any form (latin1.c). */
+utfkit_result latin1_transcode(const uint8_t *src, size_t len, int ascii, int to, int errors,
+                               utfkit_sink *sink);
+/* Any form but Latin-1 and ASCII into Latin-1 or ASCII (`to`), through
+ * UTF-32 a piece at a time (latin1.c). */
+utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
+                               utfkit_sink *sink);
+
+/* The conversion of src[0..len) from `from` to `to` into the sink, by the
+ * reader of `from` (transcode.c): what utfkit_transcode does after checking
+ * its arguments. */
+utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int to, int errors,
+                                  utfkit_sink *sink);
+
+/* The largest p in (begin, want] at which a reader of `form` that starts
+ * at p reads src[p..len) exactly as the reader of src[begin..len) goes on
+ * from p (between characters, with nothing pending); else a p at which
+ * only the reason of a strict error may differ; else begin (partial.c). */
+size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form);
 
 /* ---- the UTF-8 building blocks the other UTF-8-based forms share (utf8.c) ---- */
 

@@ -8,9 +8,16 @@
 
 #define STRETCH 4096 /* counted with 32-bit sums, which cannot overflow */
 
+/* UTF-E-8 and the original ISO 10646 UTF-8 (seeds 002, 004). */
+static int is_utfe8_form(int form)
+{
+    return form == UTFKIT_UTFE8 || form == UTFKIT_UTF8_RFC2279;
+}
+
 static int is_form(int form)
 {
-    return form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8;
+    return (form >= UTFKIT_UTF8 && form <= UTFKIT_MUTF8) || form == UTFKIT_LATIN1 ||
+           form == UTFKIT_ASCII || is_utfe8_form(form);
 }
 
 /* The forms of section 3.9 (UTF-8, UTF-16, UTF-32), whose well-formed
@@ -20,9 +27,17 @@ static int is_unicode_form(int form)
     return form >= UTFKIT_UTF8 && form <= UTFKIT_UTF32BE;
 }
 
-static utfkit_result read_into(const uint8_t *src, size_t len, int from, int to, int errors,
-                               utfkit_sink *sink)
+utfkit_result transcode_read_into(const uint8_t *src, size_t len, int from, int to, int errors,
+                                  utfkit_sink *sink)
 {
+    /* The other forms give only Unicode scalar values, which UTF-E-8 and
+     * RFC 2279 write as UTF-8 does (seed 002 section 3.2, seed 004). */
+    if (is_utfe8_form(to) && !is_utfe8_form(from))
+        to = UTFKIT_UTF8;
+    if (from == UTFKIT_LATIN1 || from == UTFKIT_ASCII)
+        return latin1_transcode(src, len, from == UTFKIT_ASCII, to, errors, sink);
+    if (to == UTFKIT_LATIN1 || to == UTFKIT_ASCII)
+        return narrow_transcode(src, len, from, to, errors, sink);
     switch (from) {
     case UTFKIT_UTF8:
         return utf8_transcode(src, len, to, errors, sink);
@@ -34,6 +49,10 @@ static utfkit_result read_into(const uint8_t *src, size_t len, int from, int to,
     case UTFKIT_CESU8:
     case UTFKIT_MUTF8:
         return cesu8_transcode(src, len, from == UTFKIT_MUTF8, to, errors, sink);
+    case UTFKIT_UTFE8:
+        return utfe8_transcode(src, len, 0x7FFFFFFFFFFFFFFFull, to, errors, sink);
+    case UTFKIT_UTF8_RFC2279:
+        return utfe8_transcode(src, len, 0x7FFFFFFFull, to, errors, sink);
     default:
         return utf32_transcode(src, len, from == UTFKIT_UTF32BE, to, errors, sink);
     }
@@ -66,7 +85,7 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
     utfkit_sink sink = sink_over(dst, cap);
-    return read_into(src, len, from, to, errors, &sink);
+    return transcode_read_into(src, len, from, to, errors, &sink);
 }
 
 int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap)
@@ -104,7 +123,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
         return counted;
     }
     utfkit_sink sink = sink_over(NULL, 0);
-    utfkit_result result = read_into(src, len, from, to, errors, &sink);
+    utfkit_result result = transcode_read_into(src, len, from, to, errors, &sink);
     if (result.status == UTFKIT_OUTPUT_TOO_SMALL)
         result.status = UTFKIT_OK;
     return result;
@@ -117,7 +136,7 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form)
     if (!arguments_are_sound(len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT))
         return unsound;
     utfkit_sink sink = sink_over(NULL, 0);
-    utfkit_result result = read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT, &sink);
+    utfkit_result result = transcode_read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_STRICT, &sink);
     result.written = 0;
     return result;
 }
@@ -128,10 +147,14 @@ static int has_no_4_byte_lead(const uint8_t *src, size_t len, int zero_is_ill_fo
 {
     for (size_t i = 0; i < len;) {
         size_t end = len - i > STRETCH ? i + STRETCH : len;
-        uint32_t found = 0;
-        for (; i < end; i++)
-            found |= (src[i] >= 0xF0) | (zero_is_ill_formed & (src[i] == 0));
-        if (found)
+        /* the largest and smallest byte: loops the compiler turns into
+         * byte-wise vector max/min (PMAXUB, PMINUB) */
+        uint8_t largest = 0, smallest = 0xFF;
+        for (; i < end; i++) {
+            largest = src[i] > largest ? src[i] : largest;
+            smallest = src[i] < smallest ? src[i] : smallest;
+        }
+        if (largest >= 0xF0 || (zero_is_ill_formed && smallest == 0))
             return 0;
     }
     return 1;
@@ -141,17 +164,23 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_validate(src, len);
+    if (form == UTFKIT_LATIN1)
+        return 1; /* every byte is a code point */
+    if (form == UTFKIT_ASCII)
+        return utfkit_active_kernel->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_active_kernel;
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
         kernel->utf16_validate_utf8_length != NULL) {
         size_t length;
         return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
     }
-    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
+    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
+        is_utfe8_form(form)) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
         if (utfkit_utf8_validate(src, len) &&
-            (form == UTFKIT_WTF8 || has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
+            (form == UTFKIT_WTF8 || is_utfe8_form(form) ||
+             has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
             return 1;
     }
     return utfkit_check(src, len, form).status == UTFKIT_OK;
@@ -161,10 +190,12 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
         return utfkit_utf8_count(src, len);
+    if (form == UTFKIT_LATIN1 || form == UTFKIT_ASCII)
+        return len; /* a character, or one U+FFFD (ASCII 80..FF), per byte */
     if (!arguments_are_sound(len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE))
         return 0;
     utfkit_sink sink = sink_over(NULL, 0);
-    return read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE, &sink).written;
+    return transcode_read_into(src, len, form, UTFKIT_COUNT_ONLY, UTFKIT_REPLACE, &sink).written;
 }
 
 /* ---- output lengths of well-formed input, by counting ----
@@ -179,7 +210,7 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
         /* WTF-8, CESU-8, MUTF-8: measured by a conversion (with REPLACE, so
          * that it is the length of WTF-8 to UTF-8's lossy conversion too). */
         utfkit_sink sink = sink_over(NULL, 0);
-        return read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
+        return transcode_read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
     }
     const utfkit_kernel *kernel = utfkit_active_kernel;
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;

@@ -51,7 +51,13 @@ typedef enum utfkit_status {
     /* dst[0..cap) and src[0..len) share memory: refused before anything is
      * read or written (a conversion reads ahead of what it writes, and
      * writes more than it reads, so no overlap converts correctly). */
-    UTFKIT_OVERLAPPING_BUFFERS = 7
+    UTFKIT_OVERLAPPING_BUFFERS = 7,
+    /* Latin-1 or ASCII output with errors = STRICT: the text holds a
+     * character the destination cannot encode (above U+00FF, or above U+007F).
+     * Reported only when the input has no ill-formed subsequence (a decoder
+     * runs before an encoder, as in CPython's decode().encode()); written is
+     * then the index, in characters, of the first such character. */
+    UTFKIT_UNENCODABLE = 8
 } utfkit_status;
 
 typedef struct utfkit_result {
@@ -116,7 +122,29 @@ typedef enum utfkit_form {
     /* Java's Modified UTF-8 (JNI, class files, DEX): CESU-8 that carries
      * lone surrogates as Java strings do, and writes U+0000 as C0 80 (a raw
      * 00 byte is ill-formed). */
-    UTFKIT_MUTF8 = 7
+    UTFKIT_MUTF8 = 7,
+    /* ISO/IEC 8859-1 as CPython's latin-1 codec reads it: each byte is the
+     * code point of its value, so Latin-1 input is never ill-formed; as a
+     * destination it encodes U+0000..U+00FF, one byte each. */
+    UTFKIT_LATIN1 = 8,
+    /* ASCII (ISO/IEC 646 IRV): bytes 00..7F; a byte 80..FF is ill-formed
+     * (UTFKIT_INVALID_START, 1 byte); as a destination it encodes
+     * U+0000..U+007F.  Into Latin-1 and ASCII, a character the destination
+     * cannot encode becomes '?' with REPLACE (as does a U+FFFD that replaces
+     * an ill-formed subsequence), is left out with IGNORE, and with STRICT
+     * makes the conversion report UTFKIT_UNENCODABLE. */
+    UTFKIT_ASCII = 9,
+    /* UTF-E-8 (seed 002): UTF-8 extended to code points up to
+     * U+7FFFFFFFFFFFFFFF, surrogates included (see the UTF-E-8 section
+     * below).  Read into another form, a code point the form cannot hold --
+     * a surrogate (UTFKIT_SURROGATE) or one above 10FFFF (UTFKIT_TOO_LARGE),
+     * above 7FFFFFFF for RFC 2279 -- is an ill-formed subsequence: the whole
+     * sequence.  Written, it is UTF-8's bytes for every scalar value. */
+    UTFKIT_UTFE8 = 10,
+    /* The original UTF-8 of ISO 10646-1 Annex D and RFC 2279 (seed 004):
+     * UTF-E-8's 1-6 byte forms, code points up to U+7FFFFFFF; FE and FF are
+     * UTFKIT_TOO_LARGE (1 byte), as is a 6-byte form above 7FFFFFFF. */
+    UTFKIT_UTF8_RFC2279 = 11
 } utfkit_form;
 
 /* What a conversion does with an ill-formed subsequence.  UTF-8 input is
@@ -184,6 +212,21 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
  * caller that needs the rest of the result calls utfkit_transcode again. */
 int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
 
+/* Bounded conversion: converts the longest prefix of src whose output fits
+ * in dst[0..cap), cut where a reader of the whole of src would be between
+ * characters (or ill-formed subsequences), so that converting src[position..)
+ * next continues the output exactly.  With final = 0, an unfinished
+ * character at the end of src is left unconverted (the caller passes it
+ * again with more input).  position = bytes consumed, written = bytes
+ * written; status UTFKIT_OUTPUT_TOO_SMALL when the next character does not
+ * fit, else OK (all of src but that unfinished character is converted, or,
+ * with STRICT, an error comes next).  With STRICT, the call that starts at
+ * an ill-formed subsequence reports it (position in src, written 0), and
+ * one that starts at a character `to` cannot encode reports
+ * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
+utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
+                                       int errors, int final, uint8_t *dst, size_t cap);
+
 /* Exact length of utfkit_transcode's output in written (status OK), or the
  * first ill-formed subsequence with errors = STRICT. */
 utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from, int to,
@@ -225,20 +268,28 @@ size_t utfkit_count(const uint8_t *src, size_t len, int form);
  * E0 80..9F, F0 80..8F, F8 80..87, FC 80..83, FE 80..81, and FF 80 80 80
  * 80 80 80 (a value below 2^36) -- as UTFKIT_INVALID_CONTINUATION, the
  * maximal subpart being the bytes before the byte that decides.  Above
- * 2^63 - 1 (FF then 81..BF, or FF 80 then 88..BF): UTFKIT_TOO_LARGE. */
+ * 2^63 - 1 (FF then 81..BF, or FF 80 then 88..BF): UTFKIT_TOO_LARGE.
+ * As a form of utfkit_transcode and the other form-generic calls:
+ * UTFKIT_UTFE8 and UTFKIT_UTF8_RFC2279. */
+
+/* `limit` (at most 7FFFFFFFFFFFFFFF) restricts both functions to code
+ * points 0..limit: 7FFFFFFF reads and writes RFC 2279 exactly.  A sequence
+ * above the limit is UTFKIT_TOO_LARGE, cut before the byte that puts it
+ * there (at least the lead byte).  A limit above 7FFFFFFFFFFFFFFF is
+ * refused: UTFKIT_TOO_LARGE with subpart_length 0. */
 
 /* Writes the UTF-E-8 form of count code points.  status OK and written =
  * bytes; UTFKIT_TOO_LARGE at position = the index of the first code point
- * above 7FFFFFFFFFFFFFFF (written = the bytes before it); or, when cap is
- * too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length needed
- * (whole sequences that fit are in dst[0..cap), never more). */
-utfkit_result utfkit_utfe8_encode(const uint64_t *code_points, size_t count,
+ * above limit, subpart_length 1 (written = the bytes before it); or, when
+ * cap is too small, UTFKIT_OUTPUT_TOO_SMALL with written = the exact length
+ * needed (whole sequences that fit are in dst[0..cap), never more). */
+utfkit_result utfkit_utfe8_encode(const uint64_t *code_points, size_t count, uint64_t limit,
                                   uint8_t *dst, size_t cap);
 
 /* Decodes UTF-E-8 into code points: dst has room for cap of them, written
  * counts them.  errors as for utfkit_transcode (REPLACE writes 0xFFFD per
  * maximal subpart); position / subpart_length in bytes. */
-utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors,
+utfkit_result utfkit_utfe8_decode(const uint8_t *src, size_t len, int errors, uint64_t limit,
                                   uint64_t *dst, size_t cap);
 
 /* The first ill-formed subsequence of UTF-E-8 input (written = code points
@@ -356,24 +407,28 @@ typedef struct utfkit_stream {
     uint64_t error_position; /* stream offset of the first ill-formed subsequence */
     uint64_t error_length;   /* its length in bytes: the maximal subpart for UTF-8 */
     uint32_t error_unit;     /* its first code unit: for UTF-16, tells an unpaired
-                                lead surrogate from an unpaired trail surrogate */
+                                lead surrogate from an unpaired trail surrogate; for
+                                WTF-8, CESU-8, MUTF-8 the first byte, or the surrogate
+                                a surrogate byte sequence encodes */
     uint32_t pending_length; /* bytes of an unfinished character kept from earlier
                                 chunks: it began at offset - pending_length */
-    uint8_t pending[8];
+    uint8_t pending[16];     /* at most 12: a UTF-E-8 13-byte sequence less one */
 } utfkit_stream;
 
-/* Starts a stream of the given form at offset 0.  0, or -1 if the form is
- * not one streams handle (the stream is then left unusable). */
+/* Starts a stream of the given form (any utfkit_form) at offset 0.  0, or
+ * -1 if the form is unknown (the stream is then left unusable). */
 int utfkit_stream_init(utfkit_stream *stream, int form);
 
 /* Feeds the next len bytes of the stream.  Fail-fast: reports the first
  * ill-formed subsequence in the very call that delivers the byte deciding
  * it (UTF-8: the first byte that cannot continue or begin well-formed text,
  * RFC 6455 section 8.1; UTF-16 and UTF-32: the last byte of the code unit
- * that decides it), with position and subpart_length counted from the
- * start of the stream and equal to what utfkit_check reports for the whole
- * stream.  status OK (position = len) otherwise.  The bytes of an
- * unfinished character at the end are kept in the stream, not re-read. */
+ * that decides it; WTF-8, CESU-8, MUTF-8: the byte that decides it, as for
+ * UTF-8), with position and subpart_length counted from the start of the
+ * stream and equal to what utfkit_check reports for the whole stream.
+ * status OK (position = len) otherwise.  The bytes the next chunk may change
+ * the reading of (utfkit_incomplete_suffix_length) are kept in the stream,
+ * not re-read. */
 utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size_t len);
 
 /* Ends the stream: UTFKIT_END_OF_DATA (position and subpart_length as
@@ -381,14 +436,31 @@ utfkit_result utfkit_stream_feed(utfkit_stream *stream, const uint8_t *src, size
  * character, the earlier error if there was one, else OK. */
 utfkit_result utfkit_stream_finish(utfkit_stream *stream);
 
-/* Length of the unfinished character at the end of src: the bytes that a
- * decoder reading src as the beginning of a longer stream must keep for the
- * next chunk (UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16:
- * a final odd byte, after a lead surrogate or not, or a final lead
- * surrogate; UTF-32: a final partial unit).  Cutting a stream at
- * len - this, for every chunk, cuts it only where a decoder of the whole
- * stream is between characters or ill-formed subsequences.  0 for an
- * unknown form. */
+/* Converts the next len bytes of a stream of the stream's form into `to`,
+ * writing to dst what utfkit_transcode writes for them in the whole stream,
+ * and keeping the bytes the next chunk may change the reading of.  With
+ * final = 1 the stream ends: the kept bytes are converted too, and the
+ * stream then starts again at offset 0.  status OK and written = bytes
+ * written; or (errors = STRICT) the first ill-formed subsequence, decided
+ * by the bytes seen so far (fail-fast, as utfkit_stream_feed), position
+ * counted from the start of the stream; or UTFKIT_OUTPUT_TOO_SMALL.  On
+ * any error the stream is left as it was before the call -- the chunk is
+ * not consumed -- except that error_position, error_length and error_unit
+ * describe the error.  dst needs room for the conversion of
+ * pending_length + len bytes. */
+utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src, size_t len,
+                                      int final, int to, int errors, uint8_t *dst, size_t cap);
+
+/* Length of what must be held back at the end of src, read as the
+ * beginning of a longer stream: the bytes whose reading the next bytes may
+ * change.  UTF-8: a Table 3-7 row begun and well-formed so far; UTF-16: a
+ * final odd byte, after a lead surrogate or not, or a final lead surrogate;
+ * UTF-32: a final partial unit; WTF-8, CESU-8, MUTF-8: a sequence cut short,
+ * and a lead surrogate byte sequence before it when what follows may still
+ * be its trail (csrc/stream.c says more).  At most 7 bytes.  Cutting
+ * a stream at len - this, for every chunk, cuts it only where a reader of
+ * the whole stream is between characters or ill-formed subsequences and
+ * what follows cannot change what came before.  0 for an unknown form. */
 size_t utfkit_incomplete_suffix_length(const uint8_t *src, size_t len, int form);
 
 /* END CDEF */

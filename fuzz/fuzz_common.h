@@ -82,7 +82,7 @@ static inline size_t fuzz_length(uint8_t b)
     return base + k - 1;
 }
 
-static int fuzz_same_result(utfkit_result a, utfkit_result b)
+static inline int fuzz_same_result(utfkit_result a, utfkit_result b)
 {
     return a.status == b.status && a.position == b.position &&
            a.subpart_length == b.subpart_length && a.written == b.written;

@@ -1,12 +1,15 @@
 /*
  * fuzz_transcode.c -- the form-generic entry points (utfkit_transcode,
  * _transcoded_length, _well_formed_length, _check, _validate,
- * _validate_many, _count) for
+ * _validate_many, _count, _transcode_packed) for
  * every (from, to) pair and errors mode: every kernel against the scalar
  * kernel, and the contracts of utfkit.h -- the length function is exact, a
  * strict error agrees with utfkit_check, replace/ignore outputs are
  * well-formed, a too-small cap writes only a prefix and reports the exact
  * length needed (a strict error winning over it).
+ *
+ * utfkit_transcode_packed must give utfkit_transcode's answer, and a dst
+ * overlapping src must be refused with nothing written.
  *
  * Input: byte 0 picks the source form (mod 5), byte 1 the cap to try below
  * the exact one; the rest is the source text (fuzz/make_seeds.py writes
@@ -57,6 +60,44 @@ static size_t check_validate_many(const uint8_t *src, size_t len, int form)
     return good;
 }
 
+/* utfkit_transcode_packed is utfkit_transcode with `how` = from | to << 4 |
+ * errors << 8: the bytes written, or -1 - status.  And a dst that overlaps
+ * src is refused (UTFKIT_OVERLAPPING_BUFFERS) before anything is written:
+ * dst here is src itself, from its start and from its middle. */
+static void check_packed_and_overlap(const uint8_t *src, size_t len, int from,
+                                     const transcode_outcome *o)
+{
+    for (int to = 0; to < FORMS; to++) {
+        for (int mode = 0; mode < MODES; mode++) {
+            utfkit_result done = o->converted[to][mode];
+            size_t need = o->length[to][mode].written;
+            uint8_t *dst = malloc(need ? need : 1);
+            int64_t packed = utfkit_transcode_packed(src, len, from | to << 4 | mode << 8,
+                                                     need ? dst : NULL, need);
+            if (done.status == UTFKIT_OK)
+                FUZZ_REQUIRE(packed == (int64_t)done.written &&
+                                 memcmp(dst, o->output[to][mode], done.written) == 0,
+                             "packed %d->%d mode %d: %lld, transcode wrote %zu", from, to, mode,
+                             (long long)packed, done.written);
+            else
+                FUZZ_REQUIRE(packed == -1 - (int64_t)done.status, "packed %d->%d mode %d: %lld, "
+                             "transcode status %d", from, to, mode, (long long)packed, done.status);
+            free(dst);
+        }
+    }
+    if (len == 0)
+        return;
+    uint8_t *text = fuzz_copy(src, len);
+    for (size_t start = 0; start < len; start += len / 2 + 1) {
+        utfkit_result refused = utfkit_transcode(text, len, from, UTFKIT_UTF8, UTFKIT_REPLACE,
+                                                 text + start, len - start);
+        FUZZ_REQUIRE(refused.status == UTFKIT_OVERLAPPING_BUFFERS && refused.written == 0,
+                     "overlapping dst at %zu: status %d", start, refused.status);
+        FUZZ_REQUIRE(memcmp(text, src, len) == 0, "overlapping dst written to");
+    }
+    free(text);
+}
+
 static transcode_outcome run(const uint8_t *src, size_t len, int from, size_t cap_cut)
 {
     transcode_outcome o;
@@ -105,6 +146,7 @@ static transcode_outcome run(const uint8_t *src, size_t len, int from, size_t ca
             }
         }
     }
+    check_packed_and_overlap(src, len, from, &o);
     return o;
 }
 

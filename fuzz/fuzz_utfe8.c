@@ -14,6 +14,12 @@
  *     folded into U+0000..U+10FFFF: the last gives long stretches of UTF-8,
  *     which the decoder hands to the active kernel's UTF-8 validator
  *     (utfe8.c), so every kernel's SIMD blocks run;
+ *   - UTF-8 is UTF-E-8 with the same values: well-formed UTF-8 decodes as
+ *     UTF-8 -> UTF-32 converts it, and UTF-E-8 of scalar values only is
+ *     well-formed UTF-8 (the kernel's UTF-8 validator and blocks run here);
+ *   - the form-generic utfkit_check with UTFKIT_UTFE8 agrees with
+ *     utfkit_utfe8_check, and with UTFKIT_UTF8_RFC2279 with a strict
+ *     decode limited to U+7FFFFFFF;
  *   - every kernel gives the scalar kernel's results.
  *
  * Input: byte 0 is the cap to try below the exact one; the rest is both
@@ -23,6 +29,9 @@
  */
 #include "fuzz_common.h"
 
+#define UTFE8_LIMIT 0x7FFFFFFFFFFFFFFFull
+#define RFC2279_LIMIT 0x7FFFFFFFull
+
 typedef struct decode_outcome {
     utfkit_result result[3];
     uint64_t *code_points[3];
@@ -30,13 +39,13 @@ typedef struct decode_outcome {
 
 static uint64_t *decode_exact(const uint8_t *src, size_t len, int mode, utfkit_result *result)
 {
-    utfkit_result counted = utfkit_utfe8_decode(src, len, mode, NULL, 0);
+    utfkit_result counted = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, NULL, 0);
     size_t need = counted.written;
     FUZZ_REQUIRE(need <= len, "%zu code points from %zu bytes", need, len);
     uint64_t *dst = malloc(need ? need * sizeof *dst : 1);
     if (dst == NULL)
         abort();
-    *result = utfkit_utfe8_decode(src, len, mode, need ? dst : NULL, need);
+    *result = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, need ? dst : NULL, need);
     if (counted.status == UTFKIT_OUTPUT_TOO_SMALL || counted.status == UTFKIT_OK)
         FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need,
                      "mode %d: status %d written %zu need %zu", mode, result->status,
@@ -48,12 +57,12 @@ static uint64_t *decode_exact(const uint8_t *src, size_t len, int mode, utfkit_r
 
 static uint8_t *encode_exact(const uint64_t *values, size_t count, utfkit_result *result)
 {
-    utfkit_result measured = utfkit_utfe8_encode(values, count, NULL, 0);
+    utfkit_result measured = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, NULL, 0);
     size_t need = measured.status == UTFKIT_TOO_LARGE ? 0 : measured.written;
     uint8_t *dst = malloc(need ? need : 1);
     if (dst == NULL)
         abort();
-    *result = utfkit_utfe8_encode(values, count, need ? dst : NULL, need);
+    *result = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, need ? dst : NULL, need);
     if (measured.status != UTFKIT_TOO_LARGE)
         FUZZ_REQUIRE(result->status == UTFKIT_OK && result->written == need, "encode length");
     else
@@ -61,10 +70,61 @@ static uint8_t *encode_exact(const uint64_t *values, size_t count, utfkit_result
     return dst;
 }
 
+/* UTF-8 is UTF-E-8 with the same values (seed 002): well-formed UTF-8
+ * decodes to what UTF-8 -> UTF-32 gives, and UTF-E-8 whose values are all
+ * Unicode scalar values (D76) is well-formed UTF-8.  Checked with the
+ * UTF-8 entry points of the active kernel: its SIMD validator and its
+ * UTF-8 -> UTF-32 blocks run on the same text as the UTF-E-8 decoder. */
+static void check_utf8_is_utfe8(const uint8_t *src, size_t len, utfkit_result strict,
+                                const uint64_t *code_points)
+{
+    int utf8 = utfkit_utf8_validate(src, len);
+    if (strict.status != UTFKIT_OK) {
+        FUZZ_REQUIRE(!utf8, "well-formed UTF-8 is ill-formed UTF-E-8 (status %d at %zu)",
+                     strict.status, strict.position);
+        return;
+    }
+    int scalar_values = 1;
+    for (size_t k = 0; k < strict.written; k++)
+        if (code_points[k] > 0x10FFFF || (code_points[k] >= 0xD800 && code_points[k] <= 0xDFFF))
+            scalar_values = 0;
+    FUZZ_REQUIRE(utf8 == scalar_values, "utf8_validate %d, but UTF-E-8 values all scalar: %d",
+                 utf8, scalar_values);
+    if (!utf8)
+        return;
+    size_t need = 4 * strict.written;
+    uint8_t *utf32 = malloc(need ? need : 1);
+    if (utf32 == NULL)
+        abort();
+    utfkit_result done = utfkit_transcode(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT,
+                                          need ? utf32 : NULL, need);
+    FUZZ_REQUIRE(done.status == UTFKIT_OK && done.written == need, "UTF-8 -> UTF-32: status %d "
+                 "written %zu, UTF-E-8 decoded %zu code points", done.status, done.written,
+                 strict.written);
+    for (size_t k = 0; k < strict.written; k++) {
+        uint64_t value = (uint64_t)utf32[4 * k] | (uint64_t)utf32[4 * k + 1] << 8 |
+                         (uint64_t)utf32[4 * k + 2] << 16 | (uint64_t)utf32[4 * k + 3] << 24;
+        FUZZ_REQUIRE(value == code_points[k], "code point %zu: UTF-8 %llx, UTF-E-8 %llx", k,
+                     (unsigned long long)value, (unsigned long long)code_points[k]);
+    }
+    free(utf32);
+}
+
 static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
 {
     decode_outcome o;
     utfkit_result check = utfkit_utfe8_check(src, len);
+    utfkit_result as_form = utfkit_check(src, len, UTFKIT_UTFE8);
+    FUZZ_REQUIRE(as_form.status == check.status && as_form.position == check.position &&
+                     as_form.subpart_length == check.subpart_length,
+                 "utfkit_check(UTFKIT_UTFE8) and utfkit_utfe8_check differ");
+    utfkit_result rfc2279 = utfkit_utfe8_decode(src, len, UTFKIT_STRICT, RFC2279_LIMIT, NULL, 0);
+    if (rfc2279.status == UTFKIT_OUTPUT_TOO_SMALL)
+        rfc2279.status = UTFKIT_OK;
+    as_form = utfkit_check(src, len, UTFKIT_UTF8_RFC2279);
+    FUZZ_REQUIRE(as_form.status == rfc2279.status && as_form.position == rfc2279.position &&
+                     as_form.subpart_length == rfc2279.subpart_length,
+                 "utfkit_check(UTFKIT_UTF8_RFC2279) and a decode limited to 7FFFFFFF differ");
     for (int mode = 0; mode < 3; mode++) {
         o.code_points[mode] = decode_exact(src, len, mode, &o.result[mode]);
         utfkit_result r = o.result[mode];
@@ -73,6 +133,7 @@ static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
                              r.subpart_length == check.subpart_length,
                          "check and strict decode differ");
             FUZZ_REQUIRE(r.position + r.subpart_length <= len, "subpart past the end");
+            check_utf8_is_utfe8(src, len, r, o.code_points[mode]);
             if (r.status != UTFKIT_OK)
                 continue;
         }
@@ -89,7 +150,7 @@ static decode_outcome run(const uint8_t *src, size_t len, size_t cap_cut)
         if (r.written != 0) {
             size_t cap = cap_cut % r.written;
             uint64_t *small = malloc(cap ? cap * sizeof *small : 1);
-            utfkit_result cut = utfkit_utfe8_decode(src, len, mode, cap ? small : NULL, cap);
+            utfkit_result cut = utfkit_utfe8_decode(src, len, mode, UTFE8_LIMIT, cap ? small : NULL, cap);
             FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == r.written,
                          "cap %zu: status %d written %zu", cap, cut.status, cut.written);
             FUZZ_REQUIRE(cap == 0 || memcmp(small, o.code_points[mode], cap * sizeof *small) == 0,
@@ -137,7 +198,7 @@ static void encode_values(const uint8_t *data, size_t size, size_t cap_cut)
             if (encoded.written != 0) {
                 size_t cap = cap_cut % encoded.written;
                 uint8_t *small = malloc(cap ? cap : 1);
-                utfkit_result cut = utfkit_utfe8_encode(values, count, cap ? small : NULL, cap);
+                utfkit_result cut = utfkit_utfe8_encode(values, count, UTFE8_LIMIT, cap ? small : NULL, cap);
                 FUZZ_REQUIRE(cut.status == UTFKIT_OUTPUT_TOO_SMALL && cut.written == encoded.written,
                              "encode cap %zu: status %d", cap, cut.status);
                 free(small);

@@ -52,6 +52,13 @@ SENTENCES = [
     "Rover 🚀 landed 🪐✨ near Jezero 🔴, ça marche, Straße, naïve café. ",
     "𝔐𝔞𝔯𝔰 𝕄𝕒𝕣𝕤 — end. ",
     "{\"id\": 12345, \"name\": \"plain ASCII JSON\", \"ok\": true}\n",
+    # A run of ASCII longer than two 64-byte vectors, between non-ASCII text:
+    # the validators' ASCII paths inside a text, not only before it.
+    "The planet is named after Mars, the Roman god of war. It is a terrestrial planet "
+    "with a thin atmosphere, and has a crust primarily composed of elements similar to "
+    "Earth's crust, as well as a core made of iron and nickel. Mars has surface features "
+    "such as impact craters, valleys, dunes and polar ice caps. It has two small and "
+    "irregularly shaped moons, Phobos and Deimos. ",
 ]
 
 # Lengths on, just before and just after the multiples of 16, 32 and 64, up
@@ -147,7 +154,7 @@ def damaged(encode: Callable[[str], bytes], seed: str, bad: List[bytes]) -> List
     found = []
     for index, sequence in enumerate(bad):
         edge = [16, 32, 64, 128, 1024][index % 5] + (index % 3) - 1
-        length = rng.choice([edge + 80, edge + 200, 1100])
+        length = rng.choice([edge + 80, edge + 200, 1100, edge + 2600])
         found.append(whole[:edge] + sequence + whole[edge:length])
     return found
 
@@ -270,6 +277,11 @@ def seeds() -> Dict[str, List[bytes]]:
     by_target["wtf8"] = [bytes([number % 256]) + data for number, data in
                          enumerate(family_texts(wtf8, "wtf-8", wtf8_bad))]
     by_target["wtf8"].append(b"\x05" + wtf8(LONE_SURROGATES + "x\U0001f600"))
+    # fuzz_offsets: form, offset width (even 4, odd 8), destination form; the
+    # rest is the column's data (its own bytes cut it into items).
+    by_target["offsets"] = [bytes([index, number % 2, (index + number) % 5]) + data
+                            for index, form in enumerate(FORMS)
+                            for number, data in enumerate(texts(form)[::3])]
     # fuzz_utfe8: byte 0 the cap.
     by_target["utfe8"] = [bytes([number % 256]) + data for number, data in enumerate(utfe8_texts())]
     return by_target

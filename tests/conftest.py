@@ -34,7 +34,7 @@ TESTS_DIR = Path(__file__).resolve().parent
 # asserts get rewritten so a failing comparison shows both sides.
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
-pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files")
+pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files", "utfe8_reference")
 
 from utfkit import _kernels  # noqa: E402  (after the path set-up above)
 from vector_files import VECTORS_DIR  # noqa: E402

@@ -24,6 +24,10 @@ of every way Table 3-7 fails, and cuts) must give the scalar kernel's answer
 under every other kernel, from every UTF-8 entry point: 200,000 inputs,
 --quick 20,000.
 
+csrc/tests/test_utfe8.c checks UTF-E-8 and RFC 2279 UTF-8 (seeds 002, 004):
+the seed's examples, a table of error cuts, conversion out of them, and random
+text under every kernel at every cap, streams included.
+
 csrc/tests/test_stream.c checks streams (utfkit_stream_feed/_finish) against
 the one-shot utfkit_check on every short input at every set of chunk
 boundaries (fail-fast included), and utfkit_incomplete_suffix_length;
@@ -187,3 +191,13 @@ def test_c_columns_equal_item_by_item_calls_and_refuse_bad_offsets(tmp_path, cor
     stdout = _build_and_run(OFFSETS_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
     checked = int(stdout.strip().splitlines()[-1].split()[1])
     assert checked > 300_000, stdout
+
+
+UTFE8_PROGRAM_SOURCE = CSRC / "tests" / "test_utfe8.c"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(tmp_path, core_objects, mode):
+    stdout = _build_and_run(UTFE8_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+    checked = int(stdout.strip().splitlines()[-1].split()[0])
+    assert checked > 100_000, stdout

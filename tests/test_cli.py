@@ -17,8 +17,45 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return status, captured.out, captured.err
 
 
+HIDDEN = {
+    "surrogate": "an encoded surrogate (UTF-8 excludes U+D800..U+DFFF)",
+    "too large": "a value above U+10FFFF",
+    "overlong": "an overlong form (a longer sequence than the value needs)",
+}
+
+
+def hidden_case(data: bytes) -> str | None:
+    """What the bytes at an error would encode if the lead byte's bit
+    pattern were read regardless of Table 3-7 (Unicode 3.9 Table 3-6): the
+    value's range, from its lowest and highest completions."""
+    lead = data[0]
+    length = 2 if 0xC0 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4 if 0xF0 <= lead < 0xF8 else 0
+    if not length:
+        return None
+    known = [byte for byte in data[1:length] if 0x80 <= byte <= 0xBF]
+    known = known[: next((i for i, b in enumerate(data[1:length]) if not 0x80 <= b <= 0xBF), len(known))]
+
+    def value(fill: int) -> int:
+        rest = known + [fill] * (length - 1 - len(known))
+        bits = lead & (0x7F >> length)
+        for byte in rest:
+            bits = bits << 6 | (byte & 0x3F)
+        return bits
+
+    low, high = value(0x80), value(0xBF)
+    shortest = {2: 0x80, 3: 0x800, 4: 0x10000}[length]
+    if high < shortest:
+        return HIDDEN["overlong"]
+    if 0xD800 <= low and high <= 0xDFFF:
+        return HIDDEN["surrogate"]
+    if low > 0x10FFFF:
+        return HIDDEN["too large"]
+    return None
+
+
 def expected_report(name: str, data: bytes) -> str:
-    """The report line derived independently from CPython's decoder."""
+    """The report line derived independently from CPython's decoder (and
+    the case its reason does not name)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -26,7 +63,9 @@ def expected_report(name: str, data: bytes) -> str:
         line = prefix.count("\n") + 1
         column = len(prefix) - (prefix.rfind("\n") + 1) + 1
         subpart = " ".join(f"{byte:02X}" for byte in data[error.start : error.end])
-        return f"{name}:{line}:{column}: offset {error.start}: {error.reason} (bytes {subpart})"
+        hidden = hidden_case(data[error.start :])
+        why = f"{error.reason}: {hidden}" if hidden else error.reason
+        return f"{name}:{line}:{column}: offset {error.start}: {why} (bytes {subpart})"
     raise AssertionError("data is valid")
 
 
@@ -37,7 +76,8 @@ def test_check_reports_first_error_with_line_column_offset(tmp_path, capsys):
     status, out, _ = run(["check", str(path)], capsys)
     assert status == cli.EXIT_INVALID
     assert out.strip() == expected_report(str(path), data)
-    assert out.strip().endswith("offset 22: invalid continuation byte (bytes E0)")
+    assert out.strip().endswith("offset 22: invalid continuation byte: an overlong form "
+                                "(a longer sequence than the value needs) (bytes E0)")
 
 
 def test_check_valid_file_prints_nothing_and_exits_0(tmp_path, capsys):
@@ -103,7 +143,7 @@ def test_check_json_lists_every_file(tmp_path, capsys):
         {"file": str(good), "valid": True, "offset": None, "line": None,
          "column": None, "reason": None, "bytes": None},
         {"file": str(bad), "valid": False, "offset": 4, "line": 3, "column": 3,
-         "reason": "invalid start byte", "bytes": "C0"},
+         "reason": f"invalid start byte: {HIDDEN['overlong']}", "bytes": "C0"},
     ]
 
 
@@ -201,3 +241,101 @@ def test_check_utf16_utf32_reports_cpythons_error(tmp_path, capsys, monkeypatch,
     valid = tmp_path / "valid"
     valid.write_bytes(text.encode(encoding) * 20)
     assert run(["check", "-e", encoding, str(valid)], capsys)[0] == cli.EXIT_VALID
+
+
+# ---- check --all, -l, and the cases CPython's reason hides ---------------------------
+def every_report(name: str, data: bytes, encoding: str = "utf-8") -> list[str]:
+    """One line per error a recording handler sees, lines and columns
+    counted in the decoded text (each error one character)."""
+    lines, seen = [], []
+
+    def record(error):
+        seen.append((error.start, error.end, error.reason))  # CPython reuses the exception object
+        return ("\ufffd", error.end)
+
+    import codecs
+    codecs.register_error("test-cli-record", record)
+    data.decode(encoding, "test-cli-record")
+    for start, end, reason in seen:
+        prefix = data[:start].decode(encoding, "replace")
+        line = prefix.count("\n") + 1
+        column = len(prefix) - (prefix.rfind("\n") + 1) + 1
+        subpart = " ".join(f"{byte:02X}" for byte in data[start:end])
+        hidden = hidden_case(data[start:]) if encoding == "utf-8" else None
+        why = f"{reason}: {hidden}" if hidden else reason
+        lines.append(f"{name}:{line}:{column}: offset {start}: {why} (bytes {subpart})")
+    return lines
+
+
+ALL_ERRORS = ("ok\n".encode() + b"\xed\xa0\x80 \xf4\x90\x80\x80\n" + "wörld".encode() + b"\xc0\xaf x\xe2\x82"
+              + "\n中".encode() + b"\xff\xfe end\xf0\x9f")
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 5, 1 << 20])
+def test_check_all_lists_every_error_as_cpythons_handler_sees_it(tmp_path, capsys, monkeypatch, chunk_size):
+    monkeypatch.setattr(cli, "CHUNK_SIZE", chunk_size)
+    path = tmp_path / "many"
+    path.write_bytes(ALL_ERRORS)
+    status, out, _ = run(["check", "--all", str(path)], capsys)
+    assert status == cli.EXIT_INVALID
+    assert out.splitlines() == every_report(str(path), ALL_ERRORS)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-32-be"])
+def test_check_all_in_utf16_and_utf32(tmp_path, capsys, encoding):
+    data = "añ\n中😀".encode(encoding) + b"\x00\xdc\x00\x00" + "x\ny".encode(encoding) + b"\x00\xd8\x41"
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    status, out, _ = run(["check", "--all", "-e", encoding, str(path)], capsys)
+    assert status == cli.EXIT_INVALID
+    assert out.splitlines() == every_report(str(path), data, encoding)
+
+
+def test_check_all_from_a_pipe_counts_lines_as_it_reads(tmp_path):
+    completed = subprocess.run([sys.executable, "-m", "utfkit", "check", "--all"], input=ALL_ERRORS,
+                               capture_output=True)
+    assert completed.returncode == cli.EXIT_INVALID
+    assert completed.stdout.decode().splitlines() == every_report("<stdin>", ALL_ERRORS)
+
+
+def test_check_l_prints_only_the_names_of_invalid_files(tmp_path, capsys):
+    good, bad, worse = tmp_path / "good", tmp_path / "bad", tmp_path / "worse"
+    good.write_bytes("fine".encode())
+    bad.write_bytes(b"\xff")
+    worse.write_bytes(b"\xff\xfe\xfd")
+    status, out, _ = run(["check", "-l", str(good), str(bad), str(worse)], capsys)
+    assert status == cli.EXIT_INVALID
+    assert out.splitlines() == [str(bad), str(worse)]
+
+
+@pytest.mark.parametrize("data, hidden", [
+    (b"a\xed\xa0\x80", "surrogate"), (b"a\xed\xbf\xbf", "surrogate"),
+    (b"a\xf4\x90\x80\x80", "too large"), (b"a\xf5\x80", "too large"),
+    (b"a\xc0\x80", "overlong"), (b"a\xc1\xbf", "overlong"), (b"a\xe0\x9f\xbf", "overlong"),
+    (b"a\xf0\x8f\xbf\xbf", "overlong"),
+])
+def test_check_names_the_case_cpythons_reason_hides(tmp_path, capsys, data, hidden):
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    _, out, _ = run(["check", str(path)], capsys)
+    assert HIDDEN[hidden] in out
+    assert out.strip() == expected_report(str(path), data)
+
+
+@pytest.mark.parametrize("encoding", ["wtf-8", "cesu-8", "mutf-8"])
+def test_check_and_convert_take_the_utf8_relatives(tmp_path, capsys, encoding):
+    text = "a😀\u0000b"
+    data = utfkit_transcode(text.encode("utf-8"), "utf-8", encoding)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    assert run(["check", "-e", encoding, str(path)], capsys)[0] == cli.EXIT_VALID
+    target = tmp_path / "out"
+    status, _, err = run(["convert", "-f", encoding, "-t", "utf-16-le", "--chunk-size", "1", str(path),
+                          str(target)], capsys)
+    assert (status, err) == (cli.EXIT_VALID, "")
+    assert target.read_bytes() == text.encode("utf-16-le")
+
+
+def utfkit_transcode(data, from_, to):
+    import utfkit
+    return utfkit.transcode(data, from_, to)

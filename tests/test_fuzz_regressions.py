@@ -1,5 +1,5 @@
 """Replays the fuzz targets' kept inputs (fuzz/regressions/<target>/) and a
-sample of their seeds through each target's LLVMFuzzerTestOneInput, built
+sample (one in 24) of their seeds through each target's LLVMFuzzerTestOneInput, built
 with the system C compiler and fuzz/replay.c instead of libFuzzer -- with
 AddressSanitizer and UBSan when the compiler has them.  A target aborts on
 any disagreement between kernels, or between one-shot and chunked
@@ -52,6 +52,20 @@ def core_objects(tmp_path_factory):
     pytest.fail("the C core does not compile")
 
 
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory) -> Path:
+    """Every target's seeds, written by fuzz/make_seeds.py (which needs only
+    the source tree: no built extension)."""
+    out = tmp_path_factory.mktemp("seeds")
+    made = subprocess.run([sys.executable, str(FUZZ / "make_seeds.py"), str(out)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    return out
+
+
+def test_every_target_has_seeds(seeds):
+    assert TARGETS and all(any((seeds / target).iterdir()) for target in TARGETS)
+
+
 def _build(target: str, out: Path, core) -> Path:
     compiler, flags, objects = core
     program = out / f"replay_{target}"
@@ -63,15 +77,11 @@ def _build(target: str, out: Path, core) -> Path:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_fuzz_target_replays_regressions_and_seeds(target, tmp_path, core_objects):
+def test_fuzz_target_replays_regressions_and_seeds(target, tmp_path, core_objects, seeds):
     inputs = sorted((FUZZ / "regressions" / target).glob("*")) if (FUZZ / "regressions" / target).is_dir() else []
     inputs = [path for path in inputs if path.is_file()]
-    seeds = tmp_path / "seeds"
-    made = subprocess.run([sys.executable, str(FUZZ / "make_seeds.py"), str(seeds)], capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
     inputs += sorted((seeds / target).glob("*"))[::24]
-    if not inputs:
-        pytest.skip(f"no regressions or seeds for fuzz_{target}")
+    assert inputs, f"no regressions or seeds for fuzz_{target}"
     program = _build(target, tmp_path, core_objects)
     replayed = subprocess.run([str(program), *map(str, inputs)], capture_output=True, text=True, timeout=600,
                               env={"ASAN_OPTIONS": "detect_leaks=1", "PATH": "/usr/bin:/bin"})

@@ -176,8 +176,11 @@ def test_validator_rejects_str_and_unknown_encodings():
         utfkit.Validator().feed("text")
     with pytest.raises(LookupError):
         utfkit.Validator("no-such-encoding")
-    with pytest.raises(LookupError):
-        utfkit.Validator("latin-1")
+    with pytest.raises(LookupError):  # its byte order is decided once, by a mark
+        utfkit.Validator("utf-16")
+    latin_1 = utfkit.Validator("latin-1")  # every fixed form streams
+    latin_1.feed(b"\xff\xe9")
+    latin_1.finish()
 
 
 def test_validator_offset_counts_bytes_of_successful_feeds():
@@ -236,7 +239,7 @@ def test_incremental_transcoder_rejects_unsupported_errors_and_types():
     with pytest.raises(ValueError, match="strict"):
         utfkit.IncrementalTranscoder("utf-8", "utf-16-le", "surrogateescape")
     with pytest.raises(LookupError):
-        utfkit.IncrementalTranscoder("utf-8", "latin-1")
+        utfkit.IncrementalTranscoder("utf-8", "koi8-r")
     with pytest.raises(TypeError):
         utfkit.IncrementalTranscoder("utf-8", "utf-16-le").feed("text")
 

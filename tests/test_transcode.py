@@ -254,13 +254,13 @@ def test_encode_surrogatepass_output_is_ill_formed_exactly_where_the_surrogate_w
     "arguments, exception",
     [
         ((b"text", "utf-8"), TypeError),
-        (("text", "utf-16"), LookupError),
-        (("text", "utf-32"), LookupError),
+        (("text", "koi8-r"), LookupError),
+        (("text", "cp1252"), LookupError),
         (("text", "no-such-encoding"), LookupError),
         (("text", "utf-8", 1), TypeError),
         (("text", 8), TypeError),
     ],
-    ids=["bytes-text", "utf-16-bom", "utf-32-bom", "unknown-encoding", "errors-int", "encoding-int"],
+    ids=["bytes-text", "koi8-r", "cp1252", "unknown-encoding", "errors-int", "encoding-int"],
 )
 def test_encode_rejects_bad_arguments(arguments, exception):
     with pytest.raises(exception):
@@ -291,23 +291,12 @@ def test_non_buffer_data_raises_type_error_naming_the_type(converter, not_a_buff
 
 
 @pytest.mark.parametrize("converter", list(CONVERTERS))
-@pytest.mark.parametrize("name", ["utf-9", "latin-1", "ascii", "cp1252", "no-such-encoding", ""])
+@pytest.mark.parametrize("name", ["utf-9", "koi8-r", "cp1252", "no-such-encoding", ""])
 @pytest.mark.parametrize("side", ["from_", "to"])
 def test_unknown_or_unsupported_encoding_raises_lookup_error(converter, name, side):
     names = {"from_": "utf-8", "to": "utf-16-le", side: name}
     with pytest.raises(LookupError):
         CONVERTERS[converter](WELL_FORMED_UTF8, names["from_"], names["to"])
-
-
-@pytest.mark.parametrize("converter", list(CONVERTERS))
-@pytest.mark.parametrize("name", ["utf-16", "UTF16", "utf_16", "utf-32", "UTF32", "u32"])
-@pytest.mark.parametrize("side", ["from_", "to"])
-def test_byte_order_sniffing_encodings_raise_lookup_error(converter, name, side):
-    """Plain utf-16 / utf-32 choose their byte order from a BOM (reading) or
-    write one (writing); transcode only converts between byte-ordered forms."""
-    names = {"from_": "utf-8", "to": "utf-8", side: name}
-    with pytest.raises(LookupError):
-        CONVERTERS[converter](b"", names["from_"], names["to"])
 
 
 @pytest.mark.parametrize("converter", list(CONVERTERS))

@@ -88,6 +88,47 @@ UTF8_INSERTS = {
     "f5_lead": b"\xf5\x80\x80\x80",
     "supplementary_character": "😀".encode(),
 }
+# Unicode 3.9 Table 3-7, well-formed byte sequences: (first lead, last
+# lead, lowest second byte, highest second byte, sequence length).  Further
+# bytes are always 80..BF.
+TABLE_3_7_ROWS = [
+    (0xC2, 0xDF, 0x80, 0xBF, 2),
+    (0xE0, 0xE0, 0xA0, 0xBF, 3),
+    (0xE1, 0xEC, 0x80, 0xBF, 3),
+    (0xED, 0xED, 0x80, 0x9F, 3),
+    (0xEE, 0xEF, 0x80, 0xBF, 3),
+    (0xF0, 0xF0, 0x90, 0xBF, 4),
+    (0xF1, 0xF3, 0x80, 0xBF, 4),
+    (0xF4, 0xF4, 0x80, 0x8F, 4),
+]
+
+
+def _table_3_7_boundaries() -> dict[str, bytes]:
+    """For the first and last lead byte of every Table 3-7 row, each
+    ill-formed second byte at the edge of the row's range: the highest one
+    below it and the lowest one above it (7F and C0 for rows taking 80..BF;
+    E0 9F, ED A0, F0 8F, F4 90 for the narrow rows), and for the narrow rows
+    the continuation bytes at the far ends too (E0 80, ED BF, F0 80, F4 BF).
+    The rest of the sequence is continuation bytes, as a truncated or
+    damaged character would leave them."""
+    cases = {}
+    for first_lead, last_lead, low, high, length in TABLE_3_7_ROWS:
+        for lead in sorted({first_lead, last_lead}):
+            seconds = {low - 1, high + 1}
+            if low > 0x80:
+                seconds.add(0x80)
+            if high < 0xBF:
+                seconds.add(0xBF)
+            for second in sorted(seconds):
+                cases[f"{lead:02X}_{second:02X}"] = bytes([lead, second]) + b"\x80" * (length - 2)
+    return cases
+
+
+TABLE_3_7_BOUNDARIES = _table_3_7_boundaries()
+# Where the boundaries go: at, just before and just after the ends of the
+# 16-, 32- and 64-byte blocks, and inside the second 64-byte block.
+BLOCK_EDGE_OFFSETS = [0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 100, 127, 128, 129]
+
 UTF16_UNITS = {
     "lone_lead_surrogate": [0xD800],
     "lone_trail_surrogate": [0xDC00],
@@ -203,6 +244,39 @@ def test_kernel_transcodes_every_error_at_every_offset_as_the_scalar_kernel_does
                 assert have == want, f"{description}, cap {want[0]}: buffer differs from scalar"
         if description.endswith("@0") or description.endswith("@127"):
             _check_against_cpython(data, source, target, errors)
+
+
+def test_table_3_7_boundaries_cover_every_row_on_both_sides():
+    assert len(TABLE_3_7_BOUNDARIES) == 28
+    assert {"E0_9F", "E0_80", "E0_C0", "ED_A0", "ED_BF", "ED_7F", "F0_8F", "F0_80", "F4_90",
+            "F4_BF", "C2_7F", "C2_C0", "DF_7F", "DF_C0", "F3_7F", "F3_C0"} <= set(TABLE_3_7_BOUNDARIES)
+    for sequence in TABLE_3_7_BOUNDARIES.values():
+        with pytest.raises(UnicodeDecodeError):
+            sequence.decode("utf-8")
+
+
+UTF8_TARGETS = [target for source, target in DIRECTIONS if source == "utf-8"]
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("target", UTF8_TARGETS)
+def test_kernel_transcodes_every_table_3_7_boundary_at_block_edges_as_the_scalar_kernel_does(
+    kernel, target, errors
+):
+    """Each row's ill-formed second bytes at the edges of its range (Unicode
+    3.9 Table 3-7; e.g. E0 9F, the highest overlong one), at and around the
+    ends of the kernels' 16-, 32- and 64-byte blocks."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    text = TEXT.encode("utf-8")
+    target_form, mode = FORMS[target], ERRORS[errors]
+    for name, sequence in TABLE_3_7_BOUNDARIES.items():
+        for offset in BLOCK_EDGE_OFFSETS:
+            data = text[:offset] + sequence + text[offset:]
+            reference = _under("scalar", _run, data, lib.UTFKIT_UTF8, target_form, mode)
+            got = _run(data, lib.UTFKIT_UTF8, target_form, mode)
+            assert got == reference, f"{name}@{offset}: differs from scalar"
+        _check_against_cpython(text[:64] + sequence + text[64:], "utf-8", target, errors)
 
 
 @pytest.mark.parametrize("errors", ERRORS)

@@ -341,15 +341,6 @@ def test_cpython_aliases_of_each_form_are_accepted(canonical):
         assert utfkit.transcode(data, alias, "utf-8", "replace") == data.decode(canonical, "replace").encode()
 
 
-@pytest.mark.parametrize("name", ["utf-16", "UTF16", "utf_16", "utf-32", "U32", "utf_32"])
-@pytest.mark.parametrize("function", ["validate", "check", "valid_up_to", "sanitize", "count", "decode"])
-def test_byte_order_sniffing_names_raise_lookup_error(function, name):
-    """Plain utf-16 / utf-32 read a BOM to choose the byte order; utfkit only
-    takes forms whose byte order the name fixes."""
-    with pytest.raises(LookupError):
-        getattr(utfkit, function)(b"\xff\xfea\x00", name)
-
-
 @pytest.mark.parametrize("encoding", UTF16_FORMS)
 def test_utf16_positions_are_bytes_for_any_buffer_item_size(encoding):
     """An array('H') or a uint16 NumPy array holds two bytes per item;

@@ -9,44 +9,13 @@ from array import array
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from utfe8_reference import code_points, reference_decode, reference_encode, utfe8_bytes
+from vector_files import vector_params
 
 import utfkit
-from vector_files import vector_params
 
 VECTORS = "perl_extended_utf8_vectors.json"
 MAX = 0x7FFFFFFFFFFFFFFF
-
-# (first code point, lead marker, continuation bytes): seed 002 sections 3.2-3.4
-LAYOUT = [
-    (0x0, None, 0),
-    (0x80, 0xC0, 1),
-    (0x800, 0xE0, 2),
-    (0x10000, 0xF0, 3),
-    (0x200000, 0xF8, 4),
-    (0x4000000, 0xFC, 5),
-    (0x80000000, 0xFE, 6),
-    (0x1000000000, 0xFF, 12),
-]
-
-
-def reference_encode(code_point: int, continuation: int = -1) -> bytes:
-    """`code_point` in the form with `continuation` continuation bytes (its
-    shortest form by default, or a longer, overlong one)."""
-    if continuation < 0:
-        continuation = [count for first, _, count in LAYOUT if code_point >= first][-1]
-    if continuation == 0:
-        return bytes([code_point])
-    marker = dict((count, lead) for _, lead, count in LAYOUT)[continuation]
-    tail = bytes(0x80 | (code_point >> (6 * k)) & 0x3F for k in reversed(range(continuation)))
-    return bytes([marker | (code_point >> (6 * continuation) if continuation <= 5 else 0)]) + tail
-
-
-code_points = st.one_of(
-    st.integers(0, MAX),
-    st.sampled_from([first for first, _, _ in LAYOUT] + [first - 1 for first, _, _ in LAYOUT[1:]] + [MAX]),
-    st.integers(0, 0x10FFFF),
-    st.integers(0xD800, 0xDFFF),
-)
 
 
 # ---- seed 002, section 4 ----------------------------------------------------------------------
@@ -176,81 +145,6 @@ def test_bad_input_raises_the_standard_errors():
 
 
 # ---- any bytes, against a reference that knows only the value ranges ---------------------------------
-
-RANGES = {1: (0, 0x7F), 2: (0x80, 0x7FF), 3: (0x800, 0xFFFF), 4: (0x10000, 0x1FFFFF),
-          5: (0x200000, 0x3FFFFFF), 6: (0x4000000, 0x7FFFFFFF), 7: (0x80000000, 0xFFFFFFFFF),
-          13: (0x1000000000, MAX)}
-
-
-def announced_length(lead: int) -> int:
-    if lead < 0x80:
-        return 1
-    if lead < 0xC0:
-        return 0
-    if lead == 0xFE:
-        return 7
-    if lead == 0xFF:
-        return 13
-    return 8 - (lead ^ 0xFF).bit_length()  # the number of leading one bits
-
-
-def value_bounds(sequence: bytes):
-    """(lowest, highest) value the sequence's completions can encode, and its length."""
-    length = announced_length(sequence[0])
-    payload = sequence[0] if length == 1 else sequence[0] & (0x7F >> length) if length <= 6 else 0
-    for byte in sequence[1:]:
-        payload = payload << 6 | (byte & 0x3F)
-    remaining = 6 * (length - len(sequence))
-    return payload << remaining, (payload << remaining) | ((1 << remaining) - 1), length
-
-
-def starts_a_well_formed_sequence(sequence: bytes) -> bool:
-    """D93b's test: is `sequence` an initial part of some shortest form?"""
-    length = announced_length(sequence[0])
-    if length == 0 or len(sequence) > length:
-        return False
-    if any(not 0x80 <= byte <= 0xBF for byte in sequence[1:]):
-        return False
-    lowest, highest, _ = value_bounds(sequence)
-    first, last = RANGES[length]
-    return highest >= first and lowest <= last
-
-
-def reference_decode(data: bytes):
-    at, out = 0, []
-    while at < len(data):
-        if not starts_a_well_formed_sequence(data[at : at + 1]):
-            out.append(("invalid start byte", at, at + 1))
-            at += 1
-            continue
-        length = announced_length(data[at])
-        k = 1
-        while k < length and at + k < len(data) and starts_a_well_formed_sequence(data[at : at + k + 1]):
-            k += 1
-        if k == length:
-            out.append((value_bounds(data[at : at + k])[0], at, at + k))
-        elif at + k == len(data):
-            out.append(("unexpected end of data", at, at + k))
-        else:
-            byte = data[at + k]
-            too_large = 0x80 <= byte <= 0xBF and value_bounds(data[at : at + k + 1])[0] > RANGES[length][1]
-            out.append(("code point above U+7FFFFFFFFFFFFFFF" if too_large else "invalid continuation byte",
-                        at, at + k))
-        at += k
-    return out
-
-
-utfe8_bytes = st.lists(
-    st.one_of(
-        code_points.map(reference_encode),
-        code_points.map(reference_encode).flatmap(
-            lambda b: st.integers(1, len(b)).map(lambda n: b[:n])),
-        st.binary(min_size=1, max_size=2),
-        st.tuples(st.sampled_from([0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE, 0xFF]),
-                  st.lists(st.integers(0x80, 0x90), max_size=7)).map(lambda t: bytes([t[0], *t[1]])),
-    ),
-    max_size=12,
-).map(b"".join)
 
 
 @given(data=utfe8_bytes)

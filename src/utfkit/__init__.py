@@ -5,6 +5,7 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
+from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._offsets import count_offsets, sanitize_offsets, validate_offsets
 from ._oneshot import (
@@ -12,6 +13,7 @@ from ._oneshot import (
     count,
     sanitize,
     transcode,
+    transcode_partial,
     transcoded_length,
     valid_up_to,
     validate,
@@ -27,6 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IncrementalDecoder",
+    "IllFormed",
     "IncrementalTranscoder",
     "Validator",
     "backend",
@@ -35,10 +38,12 @@ __all__ = [
     "count_offsets",
     "decode",
     "encode",
+    "iter_errors",
     "register_codecs",
     "sanitize",
     "sanitize_offsets",
     "transcode",
+    "transcode_partial",
     "transcoded_length",
     "utfe8_decode",
     "utfe8_encode",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import codecs
+import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._native import ffi, lib
@@ -23,8 +24,11 @@ __all__ = [
     "SIZE_MAX",
     "SIZE_T_CODE",
     "UTF8_FAMILY",
+    "UTFE8_FORMS",
+    "after",
     "as_bytes",
     "decode_error",
+    "encode_error",
     "error_mode",
     "ffi",
     "input_view",
@@ -33,7 +37,9 @@ __all__ = [
     "new_uninitialized",
     "output_view",
     "raise_for",
+    "read_mark",
     "reason",
+    "relocated",
     "release",
     "Scratch",
     "give_scratch",
@@ -58,6 +64,10 @@ class Encoding(NamedTuple):
     # buffer in place, encode(text, errors) -> (bytes, consumed).
     cpython_decode: Optional[Callable[..., Tuple[str, int]]]
     cpython_encode: Optional[Callable[..., Tuple[bytes, int]]]
+    # The byte-order-mark forms (utf-16, utf-32, utf-8-sig): each mark a
+    # decoder reads and strips at the start, with the fixed form it means;
+    # without one, the data is in `form` (the fixed form named first).
+    marks: Tuple[Tuple[bytes, str], ...] = ()
 
 
 def _encoding(name: str, form: int, unit_size: int, cpython: Optional[str]) -> Encoding:
@@ -69,7 +79,33 @@ def _encoding(name: str, form: int, unit_size: int, cpython: Optional[str]) -> E
     )
 
 
-ENCODINGS: Dict[str, Encoding] = {
+def _final_ignored(decode: Callable[[Any, str], Tuple[str, int]]) -> Callable[..., Tuple[str, int]]:
+    """A codec function without a `final` argument (Latin-1 and ASCII never
+    keep bytes for later; encodings.utf_8_sig.decode is one-shot), in the
+    form decode(data, errors, final)."""
+    def decode_whole(data: Any, errors: str = "strict", final: bool = False) -> Tuple[str, int]:
+        return decode(data, errors)
+    return decode_whole
+
+
+def _narrow(name: str, form: int, cpython: str) -> Encoding:
+    return Encoding(
+        name, form, 1,
+        _final_ignored(getattr(codecs, f"{cpython}_decode")), getattr(codecs, f"{cpython}_encode"),
+    )
+
+
+def _marked(name: str, marks: Tuple[Tuple[bytes, str], ...]) -> Encoding:
+    """A byte-order-mark form, on CPython's codec of the same name: the
+    mark it writes is marks[0] (the host's byte order, as CPython's)."""
+    fixed = _FIXED[marks[0][1]]
+    info = codecs.lookup(name)
+    decode: Callable[..., Tuple[str, int]] = getattr(codecs, name.replace("-", "_") + "_decode", None) \
+        or _final_ignored(info.decode)
+    return Encoding(name, fixed.form, fixed.unit_size, decode, info.encode, marks)
+
+
+_FIXED: Dict[str, Encoding] = {
     e.name: e
     for e in (
         _encoding("utf-8", lib.UTFKIT_UTF8, 1, "utf_8"),
@@ -80,23 +116,74 @@ ENCODINGS: Dict[str, Encoding] = {
         _encoding("wtf-8", lib.UTFKIT_WTF8, 1, None),
         _encoding("cesu-8", lib.UTFKIT_CESU8, 1, None),
         _encoding("mutf-8", lib.UTFKIT_MUTF8, 1, None),
+        _narrow("latin-1", lib.UTFKIT_LATIN1, "latin_1"),
+        _narrow("ascii", lib.UTFKIT_ASCII, "ascii"),
+        _encoding("utf-e-8", lib.UTFKIT_UTFE8, 1, None),
+        _encoding("utf-8-rfc2279", lib.UTFKIT_UTF8_RFC2279, 1, None),
     )
 }
+
+# The marks as CPython's utf-16, utf-32 and utf-8-sig codecs read them: the
+# host's byte order first (what their encoders write and what data without
+# a mark is read as), and a mark only when it is there whole.
+_HOST, _OTHER = ("le", "be") if sys.byteorder == "little" else ("be", "le")
+_MARKS_16 = {"le": b"\xff\xfe", "be": b"\xfe\xff"}
+_MARKS_32 = {"le": b"\xff\xfe\x00\x00", "be": b"\x00\x00\xfe\xff"}
+
+ENCODINGS: Dict[str, Encoding] = dict(_FIXED)
+ENCODINGS.update(
+    (e.name, e)
+    for e in (
+        _marked("utf-16", tuple((_MARKS_16[o], f"utf-16-{o}") for o in (_HOST, _OTHER))),
+        _marked("utf-32", tuple((_MARKS_32[o], f"utf-32-{o}") for o in (_HOST, _OTHER))),
+        _marked("utf-8-sig", ((codecs.BOM_UTF8, "utf-8"),)),
+    )
+)
 UTF8 = ENCODINGS["utf-8"]
+
+# codecs.lookup's names that are not utfkit's.
+_CODEC_NAMES = {"iso8859-1": "latin-1"}
 
 # The UTF-8-based forms CPython has no codec for, by every spelling utfkit
 # accepts once case, '-', '_' and space are folded.
 UTF8_FAMILY = frozenset({"wtf-8", "cesu-8", "mutf-8"})
-_FAMILY_SPELLINGS = {name.replace("-", ""): name for name in UTF8_FAMILY}
+# UTF-E-8 (seed 002) and the original ISO 10646 / RFC 2279 UTF-8 (seed 004):
+# code points beyond Unicode's, surrogates included.
+UTFE8_FORMS = frozenset({"utf-e-8", "utf-8-rfc2279"})
+_FAMILY_SPELLINGS = {name.replace("-", ""): name for name in UTF8_FAMILY | UTFE8_FORMS}
 
 # Forms that carry lone surrogates (csrc/utfkit.h): between them and UTF-16
 # a lone surrogate converts like any other code point.
 _CARRY_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8"})
 _TAKE_LONE_SURROGATES = frozenset({"wtf-8", "mutf-8", "utf-16-le", "utf-16-be"})
 
+# CPython's decoders that keep no state between chunks beyond unfinished
+# bytes (so not the byte-order-mark forms, whose byte order is decided once).
 CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
-    e.name: e.cpython_decode for e in ENCODINGS.values() if e.cpython_decode is not None
+    e.name: e.cpython_decode for e in ENCODINGS.values() if e.cpython_decode is not None and not e.marks
 }
+
+
+def read_mark(known: Encoding, source: Any) -> Tuple[Encoding, int]:
+    """For a byte-order-mark form, the fixed form `source` (bytes or a
+    uint8_t[] view) is in and the length of its mark, as CPython's decoder
+    decides them; for any other form, (known, 0)."""
+    if not known.marks:
+        return known, 0
+    longest = len(known.marks[0][0])
+    head = source[:longest] if type(source) is bytes else ffi.buffer(source, min(longest, len(source)))[:]
+    for mark, name in known.marks:
+        if head.startswith(mark):
+            return _FIXED[name], len(mark)
+    return _FIXED[known.marks[0][1]], 0
+
+
+def after(source: Any, skip: int) -> Any:
+    """What to hand C for `source` (from input_view) without its first
+    `skip` bytes."""
+    if skip == 0:
+        return source
+    return (ffi.from_buffer("uint8_t[]", source) if type(source) is bytes else source) + skip
 
 # Every spelling met so far -> its Encoding: a call pays for name folding
 # and codecs.lookup once per spelling, then one dict lookup.
@@ -111,11 +198,10 @@ def _fold(encoding: str) -> Encoding:
             name = codecs.lookup(encoding).name
         except LookupError:
             raise LookupError(f"unknown encoding: {encoding}") from None
-    known = ENCODINGS.get(name)
+    known = ENCODINGS.get(_CODEC_NAMES.get(name, name))
     if known is None:
         raise LookupError(
-            f"utfkit does not handle the encoding {encoding!r}; "
-            f"it handles: {', '.join(ENCODINGS)} (UTF-16 and UTF-32 with an explicit byte order)"
+            f"utfkit does not handle the encoding {encoding!r}; it handles: {', '.join(ENCODINGS)}"
         )
     return known
 
@@ -318,10 +404,14 @@ def reason(
     sequence, the surrogate code point it encodes -- and `to` the encoding
     a conversion was writing, if any.
     """
-    if encoding == "utf-8":
+    if encoding in ("utf-8", "utf-8-sig"):
         return _UTF_8_REASONS[status]
+    if encoding == "ascii":
+        return "ordinal not in range(128)"
     if encoding in UTF8_FAMILY:
         return _utf8_family_reason(status, encoding, unit, to)
+    if encoding in UTFE8_FORMS:
+        return _utfe8_reason(status, encoding, unit, subpart_length, to)
     if encoding.startswith("utf-32"):
         return _UTF_32_REASONS[status]
     if status == lib.UTFKIT_END_OF_DATA:
@@ -349,6 +439,35 @@ def _utf8_family_reason(status: int, encoding: str, unit: int, to: Optional[str]
     return _UTF_8_REASONS[status]
 
 
+# The code points UTF-E-8 and RFC 2279 encode, and the sequence length each
+# lead byte announces (seed 002, seed 004).
+_UTFE8_LAST = {"utf-e-8": "U+7FFFFFFFFFFFFFFF", "utf-8-rfc2279": "U+7FFFFFFF"}
+_UTFE8_LENGTHS = (
+    [1] * 0x80 + [0] * 0x42 + [2] * 0x1E + [3] * 0x10 + [4] * 8 + [5] * 4 + [6] * 2 + [7, 13]
+)
+
+
+def _utfe8_reason(
+    status: int, encoding: str, lead: int, subpart_length: int, to: Optional[str]
+) -> str:
+    """The reasons utfkit defines for UTF-E-8 and RFC 2279 input (README,
+    "Errors"): UTF-8's for a sequence cut short or broken, the form's limit
+    for one above it; and for a whole sequence whose code point the target
+    (`to`, or a ``str`` when None) cannot hold, why not."""
+    if status == lib.UTFKIT_SURROGATE:
+        return f"surrogate code point cannot be {_converted_to(to)}"
+    if status == lib.UTFKIT_TOO_LARGE:
+        if subpart_length != _UTFE8_LENGTHS[lead]:  # cut before the deciding byte
+            return f"code point above {_UTFE8_LAST[encoding]}"
+        last = "U+7FFFFFFF" if to == "utf-8-rfc2279" else "U+10FFFF"
+        return f"code point above {last} cannot be {_converted_to(to)}"
+    return _UTF_8_REASONS[status]
+
+
+def _converted_to(to: Optional[str]) -> str:
+    return "decoded to str" if to is None else f"converted to {to}"
+
+
 def surrogate_sequence_unit(subsequence: bytes, status: int) -> int:
     """reason()'s `unit` for WTF-8, CESU-8, MUTF-8: the first byte of the
     ill-formed subsequence, or the surrogate a surrogate byte sequence
@@ -370,6 +489,8 @@ def decode_error(
         unit = int.from_bytes(whole[start : start + 2], "little" if encoding.endswith("le") else "big")
     elif encoding in UTF8_FAMILY and start < len(whole):
         unit = surrogate_sequence_unit(whole[start : start + 3], status)
+    elif encoding in UTFE8_FORMS and start < len(whole):
+        unit = whole[start]
     why = reason(status, encoding, unit, subpart_length, to)
     return UnicodeDecodeError(encoding, whole, start, start + subpart_length, why)
 
@@ -381,7 +502,39 @@ def raise_for(result: Any, data: object, source: str, target: Optional[str] = No
         return
     if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
         raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
+    if status == lib.UTFKIT_UNENCODABLE and target is not None:
+        raise encode_error(data, source, target)
     if status == lib.UTFKIT_TOO_LARGE and result.subpart_length == 0:
         # (a UTF-32 unit above 10FFFF has a 4-byte subpart)
         raise MemoryError("utfkit: the input is too large to convert in memory")
     raise decode_error(data, source, status, result.position, result.subpart_length, target)
+
+
+def encode_error(data: object, source: str, target: str) -> UnicodeEncodeError:
+    """The UnicodeEncodeError of CPython's ``decode(source).encode(target)``
+    for `data`, whose text the C core found a character in that `target`
+    (latin-1, ascii) cannot encode: the text is built here, on the error
+    path only, and CPython's encoder says where and why."""
+    view = input_view(data, "transcode")
+    utf32 = ENCODINGS["utf-32-le" if sys.byteorder == "little" else "utf-32-be"]
+    capacity = 4 * len(view) + 4
+    space = new_uninitialized("uint8_t[]", capacity)
+    result = lib.utfkit_transcode(view, len(view), ENCODINGS[source].form, utf32.form, lib.UTFKIT_REPLACE,
+                                  space, capacity)
+    release(view)
+    text = ffi.buffer(space, result.written)[:].decode(utf32.name)
+    try:
+        text.encode(target)
+    except UnicodeEncodeError as error:
+        return error
+    raise AssertionError(f"utfkit: {target} encodes this text after all (please report this)")
+
+
+def relocated(error: UnicodeDecodeError, data: object, known: Encoding, skip: int) -> UnicodeDecodeError:
+    """`error`, raised for `data` without its byte-order mark of `skip`
+    bytes, as CPython's decoder of the mark form `known` raises it: utf-16
+    and utf-32 count positions in the whole input; utf-8-sig decodes what
+    follows the mark as UTF-8 and reports positions in that."""
+    if skip == 0 or known.name == "utf-8-sig":
+        return error
+    return UnicodeDecodeError(error.encoding, as_bytes(data), error.start + skip, error.end + skip, error.reason)

@@ -27,6 +27,8 @@ SOURCES = [
     "csrc/transcode.c",
     "csrc/wtf8.c",
     "csrc/cesu8.c",
+    "csrc/latin1.c",
+    "csrc/partial.c",
     "csrc/utfe8.c",
     "csrc/validate_many.c",
     "csrc/offsets.c",

@@ -168,6 +168,18 @@ def _raise_offsets(column: Column, result: Any, function: str) -> None:
 # ------------------------------------------------------------------ validate
 
 
+def _fixed_order(encoding: object, function: str, argument: str = "encoding") -> Encoding:
+    """The Encoding named, refusing the byte-order-mark forms: a column's
+    items have no marks of their own to read or write."""
+    known = lookup(encoding, function, argument)
+    if known.marks:
+        raise ValueError(
+            f"{function}() does not take the byte-order-mark form {known.name!r}: name the byte order "
+            f"({known.marks[0][1]!r}, ...)"
+        )
+    return known
+
+
 def validate_offsets(data: "Buffer", offsets: "Buffer", encoding: str = UTF_8) -> bytearray:
     """One byte per item of the column ``data`` + ``offsets`` (Arrow's
     layout): 1 if the item is well-formed in `encoding`, else 0.
@@ -178,7 +190,7 @@ def validate_offsets(data: "Buffer", offsets: "Buffer", encoding: str = UTF_8) -
     ``np.frombuffer(result, dtype=bool)``.  Offsets below 0, past the end of
     `data` or decreasing raise ValueError; nothing outside `data` is read.
     """
-    form = lookup(encoding, "validate_offsets").form
+    form = _fixed_order(encoding, "validate_offsets").form
     column = Column(data, offsets, "validate_offsets")
     valid = bytearray(column.items)
     result = lib.utfkit_offsets_validate(
@@ -195,7 +207,7 @@ def count_offsets(data: "Buffer", offsets: "Buffer", encoding: str = UTF_8) -> "
     """Code points per item of the column ``data`` + ``offsets``, as
     ``count`` gives them (``decode(item, encoding, errors="replace")``'s
     length), as ``array.array('q')``."""
-    form = lookup(encoding, "count_offsets").form
+    form = _fixed_order(encoding, "count_offsets").form
     column = Column(data, offsets, "count_offsets")
     counts = array.array("q", [0]) * column.items
     result = lib.utfkit_offsets_count(
@@ -261,7 +273,7 @@ def repair_column(
     `allocate(size)` gives the output's memory: a writable buffer of at
     least `size` bytes (by default uninitialized cffi memory); the result's
     ``data`` is that object and ``written`` the bytes C wrote there."""
-    known = lookup(encoding, function)
+    known = _fixed_order(encoding, function)
     column = Column(data, offsets, function, width)
     form = known.form
     if known.unit_size == 1:
@@ -292,8 +304,8 @@ def convert_column(
     """Every item converted as ``transcode(item, from_, to, errors)``; with
     errors="strict" the first ill-formed item raises UnicodeDecodeError
     (its positions counted within the item, its index in the reason)."""
-    source = lookup(from_, function, "from_")
-    target = lookup(to, function, "to")
+    source = _fixed_order(from_, function, "from_")
+    target = _fixed_order(to, function, "to")
     mode = error_mode(errors, function)
     column = Column(data, offsets, function, width)
     # every item's last partial code unit may become a whole character

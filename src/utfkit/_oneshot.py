@@ -23,8 +23,10 @@ from ._binding import (
     SIZE_T_CODE,
     UTF8,
     Encoding,
+    after,
     as_bytes,
     decode_error,
+    encode_error,
     error_mode,
     ffi,
     give_scratch,
@@ -35,7 +37,9 @@ from ._binding import (
     new_uninitialized,
     output_view,
     raise_for,
+    read_mark,
     release,
+    relocated,
     scratch,
     take_scratch,
     worst_case_size,
@@ -51,6 +55,7 @@ __all__ = [
     "count",
     "sanitize",
     "transcode",
+    "transcode_partial",
     "transcoded_length",
     "valid_up_to",
     "validate",
@@ -102,9 +107,26 @@ def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
                 return False
             return True
         return bool(_utf8_validate(data, length))
-    form = lookup(encoding, "validate").form
-    source = input_view(data, "validate")
-    return bool(_validate(source, len(source), form))
+    _, fixed, skip, source = _source(data, encoding, "validate")
+    return bool(_validate(after(source, skip), len(source) - skip, fixed.form))
+
+
+def _source(data: object, encoding: object, function: str) -> Tuple[Encoding, Encoding, int, Any]:
+    """The encoding named, the fixed form `data` is in (after a byte-order
+    mark, for utf-16, utf-32 and utf-8-sig), the mark's length, and what to
+    hand C for `data`."""
+    known = lookup(encoding, function)
+    source = input_view(data, function)
+    fixed, skip = read_mark(known, source)
+    return known, fixed, skip, source
+
+
+def _decode_error(data: object, known: Encoding, fixed: Encoding, skip: int, result: Any) -> UnicodeDecodeError:
+    """The UnicodeDecodeError CPython's decoder of `known` raises, for a C
+    result on `data` after its mark."""
+    if known.name == "utf-8-sig" and skip:  # CPython decodes what follows the mark, as UTF-8
+        return decode_error(as_bytes(data)[skip:], "utf-8", result.status, result.position, result.subpart_length)
+    return decode_error(data, fixed.name, result.status, skip + result.position, result.subpart_length)
 
 
 def check(data: "Buffer", encoding: str = UTF_8) -> None:
@@ -123,14 +145,13 @@ def check(data: "Buffer", encoding: str = UTF_8) -> None:
             return
         if _utf8_validate(data, length):
             return
-        known = UTF8
+        known, fixed, skip, source = UTF8, UTF8, 0, data
     else:
-        known = lookup(encoding, "check")
-    source = input_view(data, "check")
-    result = _check(source, len(source), known.form)
+        known, fixed, skip, source = _source(data, encoding, "check")
+    result = _check(after(source, skip), len(source) - skip, fixed.form)
     if result.status != _OK:
         release(source)
-        raise decode_error(data, known.name, result.status, result.position, result.subpart_length)
+        raise _decode_error(data, known, fixed, skip, result)
 
 
 def valid_up_to(data: "Buffer", encoding: str = UTF_8) -> int:
@@ -142,9 +163,8 @@ def valid_up_to(data: "Buffer", encoding: str = UTF_8) -> int:
         if _utf8_validate(data, length):
             return length
         return int(_check(data, length, lib.UTFKIT_UTF8).position)
-    form = lookup(encoding, "valid_up_to").form
-    source = input_view(data, "valid_up_to")
-    return int(_check(source, len(source), form).position)
+    _, fixed, skip, source = _source(data, encoding, "valid_up_to")
+    return skip + int(_check(after(source, skip), len(source) - skip, fixed.form).position)
 
 
 def count(data: "Buffer", encoding: str = UTF_8) -> int:
@@ -156,9 +176,8 @@ def count(data: "Buffer", encoding: str = UTF_8) -> int:
         if length <= CPYTHON_UP_TO:
             return len(data.decode(UTF_8, "replace"))
         return int(_utf8_count(data, length))
-    form = lookup(encoding, "count").form
-    source = input_view(data, "count")
-    return int(_count(source, len(source), form))
+    _, fixed, skip, source = _source(data, encoding, "count")
+    return int(_count(after(source, skip), len(source) - skip, fixed.form))
 
 
 def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
@@ -181,6 +200,13 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
         known = UTF8
     else:
         known = lookup(encoding, "sanitize")
+        if known.marks:  # the mark kept as it is, the rest repaired in the form it names
+            source = input_view(data, "sanitize")
+            fixed, skip = read_mark(known, source)
+            if _validate(after(source, skip), len(source) - skip, fixed.form):
+                return as_bytes(data)
+            whole = as_bytes(data)
+            return whole[:skip] + sanitize(memoryview(whole)[skip:], fixed.name)
     source = input_view(data, "sanitize")
     length = len(source)
     if _validate(source, length, known.form):
@@ -208,7 +234,7 @@ class _Plan:
     """Everything a transcode call needs to know about (from_, to, errors),
     worked out once."""
 
-    __slots__ = ("source", "target", "mode", "errors", "identity", "decode", "encode", "from_utf8",
+    __slots__ = ("source", "target", "mode", "errors", "identity", "marked", "decode", "encode", "from_utf8",
                  "unit", "per_unit", "from_form", "to_form", "how")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
@@ -217,7 +243,9 @@ class _Plan:
         self.errors = errors
         self.mode = mode
         # well-formed input converts to itself: UTF-8 is WTF-8 unchanged (seed 003 section 6.4)
-        self.identity = source is target or {source.name, target.name} == {"utf-8", "wtf-8"}
+        self.identity = (source is target and not source.marks) or {source.name, target.name} == {"utf-8", "wtf-8"}
+        # a byte-order-mark form at either end: read or written around the conversion
+        self.marked = bool(source.marks or target.marks)
         # CPython's codec functions, for tiny inputs: bytes(data).decode(from_,
         # errors).encode(to) is transcode's contract (DESIGN.md section 2)
         # (not for an identity: well-formed input is returned as it is)
@@ -278,12 +306,14 @@ def transcode(
             or (plan.from_utf8 and len(data) <= CPYTHON_ASCII_TRANSCODE_UP_TO and data.isascii())):
         encode = plan.encode
         if plan.from_utf8:
-            converted = encode(data.decode(UTF_8, errors))[0]  # type: ignore[misc]
+            converted = encode(data.decode(UTF_8, errors), errors)[0]  # type: ignore[misc]
         else:
-            converted = encode(plan.decode(data, errors, True)[0])[0]  # type: ignore[misc]
+            converted = encode(plan.decode(data, errors, True)[0], errors)[0]  # type: ignore[misc]
         if out is None:
             return converted
         return _copy_into(converted, out)
+    if plan.marked:
+        return _transcode_marked(data, plan, out)
     source = data if type(data) is bytes else input_view(data, "transcode")
     if out is not None:
         try:
@@ -295,6 +325,38 @@ def transcode(
             return written
         return _transcode_into_failed(source, data, plan, target)
     return _transcode_new(source, data, plan)
+
+
+def _without_mark(data: object, plan: _Plan, function: str) -> Tuple[object, Encoding, int, bytes, str]:
+    """For a conversion from or to a byte-order-mark form: the data after
+    its mark, the fixed form it is in, the mark's length, the mark to
+    write first, and the fixed form to write."""
+    source = input_view(data, function)
+    fixed, skip = read_mark(plan.source, source)
+    release(source)
+    rest = memoryview(data).cast("B")[skip:] if skip else data  # type: ignore[arg-type]
+    marks = plan.target.marks
+    return rest, fixed, skip, marks[0][0] if marks else b"", marks[0][1] if marks else plan.target.name
+
+
+def _transcode_marked(data: object, plan: _Plan, out: object) -> Union[bytes, int]:
+    rest, fixed, skip, signature, to = _without_mark(data, plan, "transcode")
+    try:
+        if out is None:
+            if signature:
+                return _transcode_signed(rest, _find_plan(fixed.name, to, plan.errors, "transcode"), signature)
+            converted: bytes = transcode(rest, fixed.name, to, plan.errors)  # type: ignore[call-overload]
+            return converted
+        target = memoryview(out).cast("B")  # type: ignore[arg-type]
+        if len(target) < len(signature):
+            raise ValueError(
+                f"transcode(): 'out' has room for {len(target)} bytes; the byte-order mark alone needs {len(signature)}"
+            )
+        written: int = transcode(rest, fixed.name, to, plan.errors, out=target[len(signature):])  # type: ignore[call-overload]
+        target[: len(signature)] = signature
+        return written + len(signature)
+    except UnicodeDecodeError as error:
+        raise relocated(error, data, plan.source, skip) from None
 
 
 _last_plan: Tuple[object, object, object, _Plan] = ("", "", "", _Plan(UTF8, UTF8, "strict", 0))
@@ -383,6 +445,42 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     return output
 
 
+def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
+    """`signature` (a byte-order mark), then transcode's output, written
+    into the result in place: measured first, as a large output is."""
+    source = input_view(data, "transcode")
+    length = len(source)
+    capacity = len(signature) + -(-length // plan.unit) * plan.per_unit
+    if capacity <= _binding.SCRATCH_KEPT:  # as _transcode_new: one pass into the scratch, one copy out
+        try:
+            buffer = _take_scratch()
+            if buffer[2] < capacity:
+                buffer = new_scratch(capacity)
+        except IndexError:  # another thread's call holds the kept buffer
+            buffer = new_scratch(capacity)
+        ffi.memmove(buffer[0], signature, len(signature))
+        written: int = _packed(source, length, plan.how, buffer[0] + len(signature), capacity - len(signature))
+        if written >= 0:
+            output: bytes = _unpack(buffer[1], len(signature) + written)
+            give_scratch(buffer)
+            return output
+        give_scratch(buffer)  # the error is raised below
+    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
+    if measured.status != _OK:
+        release(source)
+        raise_for(measured, data, plan.source.name, plan.target.name)
+    output = _fresh_bytes(len(signature) + int(measured.written))
+    target = ffi.from_buffer("uint8_t[]", output)  # (the mark and the output, written in place)
+    ffi.memmove(target, signature, len(signature))
+    result = _transcode(source, length, plan.from_form, plan.to_form, plan.mode, target + len(signature),
+                        int(measured.written))
+    del target
+    if result.status != _OK:  # the same input converts as it measured
+        release(source)
+        raise_for(result, data, plan.source.name, plan.target.name)
+    return output
+
+
 def _fresh_bytes(size: int) -> bytes:
     """A new ``bytes`` of `size` (>= 1) bytes for C to fill before anyone
     else sees it -- what C code does with PyBytes_FromStringAndSize(NULL,
@@ -398,12 +496,66 @@ def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict
     ``errors="strict"``.
     """
     plan = _find_plan(from_, to, errors, "transcoded_length")
+    if plan.marked:
+        rest, fixed, skip, signature, to_fixed = _without_mark(data, plan, "transcoded_length")
+        try:
+            return len(signature) + transcoded_length(rest, fixed.name, to_fixed, plan.errors)  # type: ignore[arg-type]
+        except UnicodeDecodeError as error:
+            raise relocated(error, data, plan.source, skip) from None
     source = input_view(data, "transcoded_length")
     result = lib.utfkit_transcoded_length(source, len(source), plan.source.form, plan.target.form, plan.mode)
     if result.status != _OK:
         release(source)
         raise_for(result, data, plan.source.name, plan.target.name)
     return int(result.written)
+
+
+def transcode_partial(
+    data: "Buffer", from_: str, to: str, out: "Buffer", errors: str = "strict", final: bool = True,
+) -> Tuple[int, int]:
+    """Convert as much of `data` as fits in `out`; return ``(consumed, written)``.
+
+    The conversion stops on a character boundary, where converting
+    ``data[consumed:]`` next continues the output exactly: calling it again
+    on the rest, with the output so far kept, gives exactly ``transcode``'s
+    output, whatever the size of `out` (down to the longest single
+    character's output) and wherever the input is cut.  With
+    ``final=False`` an unfinished character at the end of `data` is left
+    unconsumed, to be passed again with the input that follows.  A strict
+    error raises as ``transcode`` does, with positions in this call's `data`,
+    once the text before it has been converted.
+
+    The byte-order-mark forms (``utf-16``, ``utf-32``, ``utf-8-sig``) are
+    refused (ValueError): their byte order is decided once for a whole
+    text, while each call here starts afresh -- read the mark, then pass the
+    fixed form it names (``utf-16-le``, ...), or use IncrementalTranscoder.
+    """
+    plan = _find_plan(from_, to, errors, "transcode_partial")
+    if plan.marked:
+        name = plan.source.name if plan.source.marks else plan.target.name
+        raise ValueError(
+            f"transcode_partial() does not take the byte-order-mark form {name!r}: each call starts afresh, "
+            "so pass the fixed form the mark names (e.g. 'utf-16-le'), or use IncrementalTranscoder"
+        )
+    source = input_view(data, "transcode_partial")
+    target = output_view(out, "transcode_partial")
+    result = lib.utfkit_transcode_partial(
+        source, len(source), plan.from_form, plan.to_form, plan.mode, 1 if final else 0, target, len(target)
+    )
+    status = result.status
+    if status in (_OK, _OUTPUT_TOO_SMALL):
+        return int(result.position), int(result.written)
+    release(target)
+    release(source)
+    if status == _OVERLAPPING:
+        raise ValueError(
+            "transcode_partial(): 'out' overlaps the input's memory; utfkit does not convert in place "
+            "(pass a separate output buffer)"
+        )
+    if status == lib.UTFKIT_UNENCODABLE:
+        raise encode_error(data, plan.source.name, plan.target.name)
+    raise_for(result, data, plan.source.name, plan.target.name)
+    raise AssertionError("unreachable")  # raise_for raised
 
 
 # --------------------------------------------------------------- validate_many
@@ -417,7 +569,10 @@ def validate_many(items: "Iterable[Buffer]", encoding: str = UTF_8) -> List[bool
     item.  Each item is any C-contiguous bytes-like object; the items are
     copied once, end to end, into one buffer (bytes.join).
     """
-    form = lookup(encoding, "validate_many").form
+    known = lookup(encoding, "validate_many")
+    if known.marks:  # each item has its own mark
+        return [validate(item, known.name) for item in items]
+    form = known.form
     if not isinstance(items, (list, tuple)):
         if isinstance(items, (str, bytes, bytearray, memoryview)):
             raise TypeError(
@@ -482,8 +637,11 @@ def first_error(data: "Buffer", encoding: str) -> Any:
     """The C result of utfkit_check (status, position, subpart_length) for
     callers that need the position without building a UnicodeDecodeError,
     which copies the whole input (the CLI)."""
-    known = lookup(encoding, "first_error")
-    source = input_view(data, "first_error")
-    result = _check(source, len(source), known.form)
+    _, fixed, skip, source = _source(data, encoding, "first_error")
+    result = _check(after(source, skip), len(source) - skip, fixed.form)
     release(source)
+    if skip and result.status != _OK:  # positions in the whole input
+        moved = ffi.new("utfkit_result *", {"status": result.status, "position": skip + result.position,
+                                            "subpart_length": result.subpart_length})
+        return moved[0]
     return result

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._binding import UTF8_FAMILY, input_view, lookup, release
+from ._binding import UTF8_FAMILY, UTFE8_FORMS, input_view, lookup, release
 from ._utf8_family import decode_utf8_family, encode_utf8_family
+from ._utfe8 import decode_utfe8_text, encode_utfe8_text
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -36,6 +37,8 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
     their specifications say: WTF-8 and MUTF-8 yield lone surrogates as
     they are (a MUTF-8 surrogate pair joins into one character), and every
     error handler is called with utfkit's positions and reasons.
+    ``utf-e-8`` and ``utf-8-rfc2279`` yield Unicode text only: a sequence of
+    a surrogate or of a code point above U+10FFFF is ill-formed here.
     """
     if type(data) is bytes and encoding is UTF_8:
         # The common case, as directly as CPython's own call (CPython raises
@@ -45,6 +48,8 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
     if not isinstance(errors, str):
         raise TypeError(f"decode() argument 'errors' must be str, not {type(errors).__name__}")
     release(input_view(data, "decode"))  # the same TypeError / BufferError as every other call
+    if known.name in UTFE8_FORMS:
+        return decode_utfe8_text(data, known.name, errors)
     if known.cpython_decode is None:
         return decode_utf8_family(data, known.name, errors)
     return known.cpython_decode(data, errors, True)[0]
@@ -71,4 +76,6 @@ def encode(text: str, encoding: str = UTF_8, errors: str = "strict") -> bytes:
         raise TypeError(f"encode() argument 'errors' must be str, not {type(errors).__name__}")
     if known.name in UTF8_FAMILY:
         return encode_utf8_family(text, known.name, errors)
+    if known.name in UTFE8_FORMS:
+        return encode_utfe8_text(text, known.name, errors)
     return text.encode(known.name, errors)

@@ -44,15 +44,16 @@ import contextlib
 import json
 import os
 import platform
+import signal
 import sys
 from dataclasses import asdict, dataclass
-from typing import BinaryIO, List, Optional, Sequence
+from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from . import __version__, _kernels
-from ._binding import ENCODINGS, UTF8_FAMILY, lib, lookup, reason, surrogate_sequence_unit
-from ._oneshot import count, first_error, transcode
-from .codec import decodable_prefix_length
-from .stream import IncrementalTranscoder
+from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib, lookup, reason
+from ._oneshot import count
+from ._output import Output, OutputError, open_output
+from .stream import IncrementalTranscoder, held_back_length, new_stream
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -65,12 +66,11 @@ PROGRESS_MIN_SIZE = 64 << 20  # files at least this big show progress on a termi
 # the next: a UTF-8 character is at most 4 bytes (Table 3-7), and what UTF-16
 # or UTF-32 can leave unfinished is a lead surrogate and an odd byte, or 3
 # bytes of a 4-byte unit.
-_MAX_CARRY = 6  # a WTF-8 lead surrogate sequence and a cut-off character after it
 
 
 @dataclass
 class Finding:
-    """The first ill-formed subsequence of one input, or its absence."""
+    """One ill-formed subsequence of one input, or the input's validity."""
 
     file: str
     valid: bool
@@ -87,91 +87,211 @@ class Finding:
         )
 
 
-class _Position:
-    """Line and column of the next byte, advanced over well-formed text."""
+def _hidden_case(around: bytes) -> Optional[str]:
+    """What CPython's UTF-8 reason does not say, from the bytes at an error
+    (Unicode 3.9 Table 3-7 and the text before it): an encoded surrogate
+    (ED A0..BF), a value above U+10FFFF (F4 90..BF, F5..F7) or an overlong
+    form (C0, C1, E0 80..9F, F0 80..8F)."""
+    lead = around[0]
+    second = around[1] if len(around) > 1 else None
+    if lead == 0xED and second is not None and 0xA0 <= second <= 0xBF:
+        return "an encoded surrogate (UTF-8 excludes U+D800..U+DFFF)"
+    if 0xF5 <= lead <= 0xF7 or (lead == 0xF4 and second is not None and 0x90 <= second <= 0xBF):
+        return "a value above U+10FFFF"
+    if lead in (0xC0, 0xC1) or (lead == 0xE0 and second is not None and 0x80 <= second <= 0x9F) \
+            or (lead == 0xF0 and second is not None and 0x80 <= second <= 0x8F):
+        return "an overlong form (a longer sequence than the value needs)"
+    return None
 
-    def __init__(self) -> None:
+
+class _Lines:
+    """Line and column of byte offsets, worked out only where an error is
+    reported: newlines are counted from the last position asked for (or the
+    last the caller advanced to) up to the next, never over the whole input
+    unless an error lies at its end."""
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self.offset = 0  # position of the last answer
         self.line = 1
-        self.column = 1  # in characters
+        self.column = 1  # in characters, at `offset`
 
-    def advance(self, buffer: bytearray, start: int, end: int, encoding: str = "utf-8") -> None:
-        """Move past buffer[start:end], which is well-formed in `encoding`."""
-        if ENCODINGS[encoding].unit_size != 1:
-            # Newlines cannot be found byte-wise in UTF-16/32: count them in
-            # the UTF-8 form of the same text.  (In the UTF-8-based forms,
-            # 0A is a newline wherever it is.)
-            buffer = bytearray(transcode(memoryview(buffer)[start:end], encoding, "utf-8"))
-            start, end = 0, len(buffer)
-        newlines = buffer.count(b"\n", start, end)
-        if newlines:
-            self.line += newlines
-            line_start = buffer.rfind(b"\n", start, end) + 1
-            self.column = 1 + count(memoryview(buffer)[line_start:end], encoding)
+    def _newlines_and_last(self, data: bytes) -> Tuple[int, int]:
+        """Newlines in `data` (read in self.encoding) and the index of the
+        byte after the last one (-1 if none)."""
+        if ENCODINGS[self.encoding].unit_size == 1:  # 0A is a newline wherever it is
+            return data.count(b"\n"), data.rfind(b"\n") + 1 if b"\n" in data else -1
+        unit = ENCODINGS[self.encoding].unit_size
+        newline = "\n".encode(self.encoding)
+        found, last, at = 0, -1, data.find(newline)
+        while at >= 0:
+            if at % unit == 0:
+                found, last = found + 1, at + unit
+            at = data.find(newline, at + 1)
+        return found, last
+
+    def advance(self, read: Callable[[int, int], bytes], to: int) -> Tuple[int, int]:
+        """Line and column of offset `to` (>= the last one); read(a, b)
+        gives the input's bytes a..b."""
+        position = self.offset
+        line_start = -1
+        while position < to:
+            block = read(position, min(to, position + max(CHUNK_SIZE, 64)))  # whole code units
+            if not block:
+                break
+            newlines, last = self._newlines_and_last(block)
+            if newlines:
+                self.line += newlines
+                line_start = position + last
+            position += len(block)
+        if line_start >= 0:
+            self.column = 1
+            self.offset = line_start
+        self.column += self._characters(read, self.offset, to)
+        self.offset = to
+        return self.line, self.column
+
+    def _characters(self, read: Callable[[int, int], bytes], start: int, end: int) -> int:
+        characters = 0
+        while start < end:
+            block = read(start, min(end, start + max(CHUNK_SIZE, 64)))  # > what is held back
+            if not block:
+                break
+            whole = len(block) if start + len(block) >= end else len(block) - held_back_length(block, self.encoding)
+            whole = whole or len(block)
+            characters += count(block[:whole], self.encoding)
+            start += whole
+        return characters
+
+
+def _file_reader(stream: BinaryIO) -> Optional[Callable[[int, int], bytes]]:
+    """read(a, b) for a seekable file (positioned reads, the scan goes on
+    undisturbed), or None."""
+    try:
+        descriptor = stream.fileno()
+        if not stream.seekable():
+            return None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return lambda start, end: os.pread(descriptor, end - start, start)
+
+
+def _ill_formed(
+    stream: BinaryIO, name: str, encoding: str, every: bool, progress: Optional[int],
+) -> Iterator[Finding]:
+    """The ill-formed subsequences of one input (the first, or with `every`
+    all of them), read in chunks of CHUNK_SIZE through the C stream
+    (utfkit_stream_feed): after an error a new stream starts right after
+    its maximal subpart, where CPython's decoder resumes after an error
+    handler."""
+    marks = ENCODINGS[encoding].marks  # utf-16, utf-32, utf-8-sig: decided by the first bytes
+    first = b""
+    mark = b""
+    if marks:
+        longest = len(marks[0][0])
+        while len(first) < longest:
+            more = stream.read(longest - len(first))
+            if not more:
+                break
+            first += more
+        mark, encoding = next(((m, n) for m, n in marks if first.startswith(m)), (b"", marks[0][1]))
+        first = first[len(mark):]
+    form = ENCODINGS[encoding].form
+    state = new_stream(None, form)
+    base = len(mark)  # input offset of the C stream's offset 0
+    lines = _Lines(encoding)
+    lines.offset = len(mark)  # (not a character of the first line: columns count the text)
+    reader = _file_reader(stream)
+    window: List[Tuple[int, bytes]] = []  # (offset, bytes) still needed for lines, when not seekable
+
+    def read_window(start: int, end: int) -> bytes:
+        parts = [data[max(start - at, 0): max(end - at, 0)] for at, data in window
+                 if at < end and at + len(data) > start]
+        return b"".join(parts)
+
+    read = reader or read_window
+
+    def finding(start: int, end: int, status: int, unit: int, subpart: bytes, around: bytes) -> Finding:
+        line, column = lines.advance(read, start)
+        why = reason(status, encoding, unit, end - start)
+        if encoding == "utf-8" or encoding in UTF8_FAMILY:
+            hidden = _hidden_case(around)
+            if hidden and status != lib.UTFKIT_SURROGATE:
+                why = f"{why}: {hidden}"
+        return Finding(file=name, valid=False, offset=start, line=line, column=column, reason=why,
+                       bytes=" ".join(f"{byte:02X}" for byte in subpart))
+
+    buffer = bytearray(CHUNK_SIZE)
+    view = memoryview(buffer)
+    done = 0
+    while True:
+        if first:  # the bytes read after a mark
+            read_length = len(first)
+            buffer[:read_length] = first
+            first = b""
         else:
-            self.column += count(memoryview(buffer)[start:end], encoding)
+            read_length = stream.readinto(buffer)  # type: ignore[attr-defined]
+        pieces: List[Any] = [view[:read_length]] if read_length else []
+        if reader is None and read_length:
+            settled = base + int(state.offset) - int(state.pending_length)
+            held = ffi.buffer(state.pending, state.pending_length)[:]
+            if window:
+                lines.advance(read_window, settled)
+            window = [(settled, held), (base + int(state.offset), bytes(view[:read_length]))]
+        elif reader is None and not window:
+            window = [(base, b"")]
+        while pieces:
+            piece = pieces.pop(0)
+            piece_offset = base + int(state.offset)
+            held = ffi.buffer(state.pending, state.pending_length)[:]
+            source = ffi.from_buffer("uint8_t[]", piece)
+            result = lib.utfkit_stream_feed(state, source, len(piece))
+            ffi.release(source)
+            if result.status == lib.UTFKIT_OK:
+                continue
+            start = base + int(state.error_position)
+            end = start + int(state.error_length)
+            known_at = piece_offset - len(held)
+            if start >= piece_offset:
+                around = bytes(piece[start - piece_offset: end - piece_offset + 3])
+            else:  # it begins in the bytes held back from before this piece
+                around = held[start - known_at:] + bytes(piece[: max(end - piece_offset, 0) + 3])
+            yield finding(start, end, int(state.status), int(state.error_unit), around[: end - start], around)
+            if not every:
+                return
+            rest: List[Any] = []
+            if end < piece_offset:
+                rest.append(held[end - known_at:])
+            rest.append(piece[max(end - piece_offset, 0):])
+            pieces = rest + pieces
+            state = new_stream(None, form)
+            base = end
+        if not read_length:
+            break
+        done += read_length
+        if progress:
+            sys.stderr.write(f"\r{name}: {100 * done // progress}% of {progress / 1e9:.2f} GB")
+            sys.stderr.flush()
+    held = ffi.buffer(state.pending, state.pending_length)[:]
+    if lib.utfkit_stream_finish(state).status != lib.UTFKIT_OK:
+        start = base + int(state.error_position)
+        around = held[start - (base + int(state.offset) - len(held)):]
+        yield finding(start, start + int(state.error_length), int(state.status), int(state.error_unit),
+                      around[: int(state.error_length)], around)
 
 
 def _check_stream(
-    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool, encoding: str = "utf-8"
-) -> Finding:
-    """Check one input, in `encoding`, read in chunks of CHUNK_SIZE bytes."""
-    buffer = bytearray(_MAX_CARRY + CHUNK_SIZE)
-    view = memoryview(buffer)
-    carried = 0  # bytes of an unfinished character at the front of buffer
-    consumed = 0  # file offset of buffer[0]
-    position = _Position()
-    while True:
-        read = stream.readinto(view[carried : carried + CHUNK_SIZE])  # type: ignore[attr-defined]
-        at_end = not read
-        filled = carried + (read or 0)
-        window = view[:filled]
-        if encoding in UTF8_FAMILY and not at_end:
-            # What ends the chunk may depend on what follows: a lead
-            # surrogate sequence (WTF-8: a trail after it is ill-formed) or
-            # a cut-off character.  Carry it to the next chunk.
-            window = view[: decodable_prefix_length(bytes(window[-_MAX_CARRY:]), encoding)
-                          + max(filled - _MAX_CARRY, 0)]
-        result = first_error(window, encoding)
-        if result.status == lib.UTFKIT_OK:
-            checked = len(window)
-            position.advance(buffer, 0, checked, encoding)
-            consumed += checked
-            carried = filled - checked
-            buffer[:carried] = buffer[checked:filled]
-        elif result.status == lib.UTFKIT_END_OF_DATA and not at_end:
-            # The chunk ends inside a character that is fine so far: carry it.
-            start = result.position
-            position.advance(buffer, 0, start, encoding)
-            carried = filled - start
-            buffer[:carried] = buffer[start:filled]
-            consumed += start
-        else:
-            start = result.position
-            position.advance(buffer, 0, start, encoding)
-            subpart = bytes(buffer[start : start + result.subpart_length])
-            unit = int.from_bytes(subpart[:2], "big" if encoding.endswith("be") else "little")
-            if encoding in UTF8_FAMILY:  # the byte, or the surrogate it starts
-                unit = surrogate_sequence_unit(bytes(buffer[start : start + 3]), result.status)
-            if show_progress:
-                sys.stderr.write("\r\033[K")
-            return Finding(
-                file=name,
-                valid=False,
-                offset=consumed + start,
-                line=position.line,
-                column=position.column,
-                reason=reason(result.status, encoding, unit, result.subpart_length),
-                bytes=" ".join(f"{byte:02X}" for byte in subpart),
-            )
-        if at_end:
-            break
-        if show_progress and size:
-            done = consumed + carried
-            sys.stderr.write(f"\r{name}: {100 * done // size}% of {size / 1e9:.2f} GB")
-            sys.stderr.flush()
-    if show_progress:
-        sys.stderr.write("\r\033[K")
-    return Finding(file=name, valid=True)
+    stream: BinaryIO, name: str, size: Optional[int], show_progress: bool, encoding: str = "utf-8",
+    every: bool = False,
+) -> List[Finding]:
+    """The findings for one input: its ill-formed subsequences, or one
+    Finding(valid=True)."""
+    try:
+        found = list(_ill_formed(stream, name, encoding, every, size if show_progress else None))
+    finally:
+        if show_progress:
+            sys.stderr.write("\r\033[K")
+    return found or [Finding(file=name, valid=True)]
 
 
 def _command_check(args: argparse.Namespace) -> int:
@@ -189,24 +309,29 @@ def _command_check(args: argparse.Namespace) -> int:
             continue
         try:
             if path == "-":
-                finding = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding)
+                found = _check_stream(sys.stdin.buffer, "<stdin>", None, False, encoding, args.all)
             else:
                 with open(path, "rb") as stream:
                     size = os.fstat(stream.fileno()).st_size
                     progress = (
-                        not args.quiet and sys.stderr.isatty() and size >= PROGRESS_MIN_SIZE
+                        not args.quiet and not args.list and sys.stderr.isatty() and size >= PROGRESS_MIN_SIZE
                     )
-                    finding = _check_stream(stream, path, size, progress, encoding)
+                    found = _check_stream(stream, path, size, progress, encoding, args.all)
         except OSError as error:
             print(f"utfkit check: {path}: {error.strerror or error}", file=sys.stderr)
             status = EXIT_ERROR
             continue
-        findings.append(finding)
-        if not finding.valid:
+        findings.extend(found)
+        if not found[0].valid:
             if status == EXIT_VALID:
                 status = EXIT_INVALID
-            if not args.quiet and not args.json:
-                print(finding.text())
+            if args.quiet or args.json:
+                continue
+            if args.list:
+                print(found[0].file)
+            else:
+                for finding in found:
+                    print(finding.text())
     if args.json and not args.quiet:
         print(json.dumps([asdict(finding) for finding in findings], indent=2))
     return status
@@ -254,13 +379,18 @@ def _fix_parquet(args: argparse.Namespace) -> int:
         print(f"utfkit fix: {error}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        output = _AtomicOutput(args.output)
-    except _UsageError as error:
+        output = open_output(args.output)
+    except OutputError as error:
         print(f"utfkit fix: {error}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        repaired = parquet.repair(args.input, output.stream, args.column or ())
+        with output.file() as stream:
+            repaired = parquet.repair(args.input, stream, args.column or ())
         output.commit()
+    except OutputError as error:
+        output.discard()
+        print(f"utfkit fix: {error}", file=sys.stderr)
+        return EXIT_ERROR
     except (OSError, ValueError) as error:
         output.discard()
         print(f"utfkit fix: {args.input}: {error}", file=sys.stderr)
@@ -277,40 +407,33 @@ class _UsageError(Exception):
     """A problem with the command line or a file: exit status 2."""
 
 
-class _AtomicOutput:
-    """OUT written through a temporary file in OUT's directory, renamed
-    over OUT by commit(); discard() (or an exception) leaves OUT as it was.
-    The file gets OUT's permissions if it exists, else the umask's."""
+class _Terminated(Exception):
+    """SIGTERM or SIGHUP arrived: unwind (discarding a half-written OUT) and
+    exit 128 + the signal's number, as SIGINT does."""
 
-    def __init__(self, path: str) -> None:
-        directory = os.path.dirname(os.path.abspath(path))
-        name = os.path.basename(path)
-        import tempfile
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
-        try:
-            descriptor, self.temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".utfkit-tmp", dir=directory)
-        except OSError as error:
-            raise _UsageError(f"{path}: cannot write in {directory}: {error.strerror or error}") from None
-        self.path = path
-        self.stream = os.fdopen(descriptor, "wb")
 
-    def commit(self) -> None:
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
-        try:
-            mode = os.stat(self.path).st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(self.temporary, mode)
-        self.stream.close()
-        os.replace(self.temporary, self.path)
+@contextlib.contextmanager
+def _terminate_by_unwinding() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise _Terminated in the main thread while a
+    conversion runs, so that its cleanup runs as for SIGINT."""
+    def unwind(signum: int, frame: object) -> None:
+        raise _Terminated(signum)
 
-    def discard(self) -> None:
-        self.stream.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.temporary)
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    try:
+        previous = {signum: signal.signal(signum, unwind) for signum in wanted}
+    except ValueError:  # not the main thread: leave the handlers alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _Progress:
@@ -360,7 +483,7 @@ def _invalid_input_report(
     try:
         if source.seekable():
             source.seek(0)
-            finding = _check_stream(source, name, None, False, encoding)
+            finding = _check_stream(source, name, None, False, encoding)[0]
             if not finding.valid and finding.offset == error.start:
                 return finding.text()
     except OSError:
@@ -373,7 +496,7 @@ def _invalid_input_report(
 
 
 def _convert(
-    source: BinaryIO, name: str, target: BinaryIO, transcoder: IncrementalTranscoder,
+    source: BinaryIO, name: str, target: Output, transcoder: IncrementalTranscoder,
     chunk_size: int, progress: _Progress,
 ) -> None:
     """Read source in chunks of chunk_size bytes into one reused buffer,
@@ -407,39 +530,40 @@ def _command_convert(args: argparse.Namespace) -> int:
     in_path = args.input if args.input not in (None, "-") else None
     out_path = args.output if args.output not in (None, "-") else None
     name = in_path or "<stdin>"
-    output: Optional[_AtomicOutput] = None
+    output: Optional[Output] = None
     source: Optional[BinaryIO] = None
     try:
-        # closed in the finally below (it may be standard input, which stays open)
-        source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
-        if out_path is not None and in_path is not None and os.path.exists(out_path) \
-                and os.path.samefile(in_path, out_path):
-            raise _UsageError(f"{out_path}: is also the input; write to another file")
-        output = _AtomicOutput(out_path) if out_path is not None else None
-        target = output.stream if output else sys.stdout.buffer
-        progress = _Progress(name, _stream_size(source), sys.stderr.isatty() and not args.quiet)
-        try:
-            _convert(source, name, target, transcoder, args.chunk_size, progress)
-        finally:
-            progress.clear()
-        if output:
+        with _terminate_by_unwinding():
+            # closed in the finally below (it may be standard input, which stays open)
+            source = open(in_path, "rb") if in_path else sys.stdin.buffer  # noqa: SIM115
+            if out_path is not None and in_path is not None and os.path.exists(out_path) \
+                    and os.path.samefile(in_path, out_path):
+                raise _UsageError(f"{out_path}: is also the input; write to another file")
+            if out_path is None:
+                sys.stdout.flush()
+            output = open_output(out_path)
+            progress = _Progress(name, _stream_size(source), sys.stderr.isatty() and not args.quiet)
+            try:
+                _convert(source, name, output, transcoder, args.chunk_size, progress)
+            finally:
+                progress.clear()
             output.commit()
             output = None
-        else:
-            target.flush()
         return EXIT_VALID
     except UnicodeDecodeError as error:
         if not args.quiet:
             report = _invalid_input_report(source, name, from_, error, transcoder.offset)  # type: ignore[arg-type]
             print(report, file=sys.stderr)
         return EXIT_INVALID
-    except _UsageError as error:
+    except (_UsageError, OutputError) as error:
         print(f"utfkit {command}: {error}", file=sys.stderr)
         return EXIT_ERROR
-    except OSError as error:
+    except OSError as error:  # reading IN (writes raise OutputError)
         where = error.filename or name
         print(f"utfkit {command}: {where}: {error.strerror or error}", file=sys.stderr)
         return EXIT_ERROR
+    except _Terminated as terminated:
+        return 128 + terminated.signum
     finally:
         if output is not None:
             output.discard()
@@ -501,6 +625,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "-e", "--encoding", default="utf-8", metavar="ENC", help="encoding (default utf-8)"
     )
+    check.add_argument("--all", action="store_true",
+                       help="report every ill-formed subsequence, not only the first of each file")
+    check.add_argument("-l", "--list", action="store_true",
+                       help="print only the names of the invalid files, one a line")
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing; exit status only")
     _add_column_argument(check)

@@ -29,8 +29,9 @@ import functools
 from typing import Any, Optional, Tuple
 
 from . import _text
-from ._binding import ENCODINGS, UTF8_FAMILY, ffi, lib
-from ._utf8_family import is_lead_surrogate_bytes
+from ._binding import UTF8_FAMILY
+from .stream import IncrementalDecoder as StreamDecoder
+from .stream import held_back_length
 
 __all__ = ["register_codecs"]
 
@@ -62,52 +63,11 @@ _FAMILY_BY_FOLDED_NAME = {name.replace("-", ""): name for name in UTF8_FAMILY}
 # ------------------------------------------------------ where chunks are cut
 
 
-def _cut_short_at(data: bytes, cut: int, name: str) -> int:
-    """Start of a sequence that data[:cut] ends inside of (one the core
-    reports as ending early, not as ill-formed), or `cut` if none."""
-    lead = cut - 1
-    while lead >= 0 and cut - lead <= 3 and 0x80 <= data[lead] <= 0xBF:
-        lead -= 1  # sequences are at most 4 bytes
-    if lead >= 0 and data[lead] >= 0xC0:
-        tail = ffi.from_buffer("uint8_t[]", data[lead:cut])
-        result = lib.utfkit_check(tail, len(tail), ENCODINGS[name].form)
-        ffi.release(tail)
-        if result.status == lib.UTFKIT_END_OF_DATA and result.position == 0:
-            return lead
-    return cut
-
-
-# What a chunk may end with whose reading depends on what comes next: a
-# sequence cut short, a lead surrogate sequence, and these again before
-# them (a lead byte that the cut-off byte after it would have rejected;
-# CESU-8's lead surrogate then ED B0 cut short).  Each is held back.
-_MOST_HELD_BACK = 8
-
-
-def decodable_prefix_length(data: bytes, name: str) -> int:
-    """Length of the longest prefix of a chunk of `name` (wtf-8, cesu-8,
-    mutf-8) whose decoding cannot depend on bytes still to come.
-
-    Left over: a final sequence the end of the chunk cuts short, a lead
-    surrogate byte sequence (whose trail may come next), and again such
-    things before them -- at most a few, so that ill-formed text is not
-    held back without end; holding back more than needed is harmless, as
-    those bytes are read again with the next chunk.
-    """
-    cut = len(data)
-    for _ in range(_MOST_HELD_BACK):
-        shorter = _cut_short_at(data, cut, name)
-        if shorter == cut and is_lead_surrogate_bytes(data, cut - 3):
-            shorter = cut - 3
-        if shorter == cut:
-            break
-        cut = shorter
-    return cut
-
-
 def _decode_chunk(data: Any, name: str, errors: str, final: bool) -> Tuple[str, int]:
+    """Decode what a chunk settles; the rest waits for the next chunk (the
+    C stream's hold-back rule, utfkit.stream.held_back_length)."""
     data = bytes(data)
-    length = len(data) if final else decodable_prefix_length(data, name)
+    length = len(data) if final else len(data) - held_back_length(data, name)
     return _text.decode(data[:length], name, errors), length
 
 
@@ -146,11 +106,12 @@ def _codec_info(name: str) -> codecs.CodecInfo:
         def setstate(self, state: int) -> None:  # type: ignore[override]
             self.pending = chr(state) if state else ""
 
-    class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
-        """Chunked decoding, identical to one-shot decoding however split."""
+    class IncrementalDecoder(StreamDecoder):
+        """Chunked decoding, identical to one-shot decoding however split
+        (utfkit.IncrementalDecoder for this encoding)."""
 
-        def _buffer_decode(self, input: Any, errors: str, final: bool) -> Tuple[str, int]:
-            return _decode_chunk(input, name, errors, final)
+        def __init__(self, errors: str = "strict") -> None:
+            super().__init__(name, errors)
 
     class StreamWriter(codecs.StreamWriter):
         """Writes through an IncrementalEncoder, so that a surrogate pair

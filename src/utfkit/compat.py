@@ -14,10 +14,10 @@ which are the bytes autobahn's automaton rejects -- at C speed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Tuple
+from typing import TYPE_CHECKING, Any, Tuple
 
 from ._binding import ffi, input_view, lib, release
-from .stream import Exclusive
+from .stream import Exclusive, new_stream, stream_state
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -78,6 +78,12 @@ class Utf8Validator:
         self._codepoint = 0
         self._in_c = False
         guard.give(True)
+
+    # pickle and copy: an independent validator in the same state
+    def __reduce__(self) -> Tuple[Any, ...]:
+        with self._guard:
+            state = stream_state(self._stream) if self._in_c else None
+        return (_restore_utf8_validator, (self._index, self._codepoint, state))
 
     def _start_c(self) -> None:
         lib.utfkit_stream_init(self._stream, lib.UTFKIT_UTF8)
@@ -146,3 +152,12 @@ class Utf8Validator:
 
 
 _utf8_validate = lib.utfkit_utf8_validate
+
+
+def _restore_utf8_validator(index: int, codepoint: int, state: Any) -> Utf8Validator:
+    validator = Utf8Validator()
+    validator._index, validator._codepoint = int(index), int(codepoint)
+    if state is not None:
+        validator._stream = new_stream(state, lib.UTFKIT_UTF8)
+        validator._in_c = True
+    return validator

@@ -13,12 +13,18 @@ one-shot function gives for the whole stream, however it is split:
 * ``IncrementalTranscoder`` converts buffer to buffer: the output of
   ``utfkit.transcode(whole, from_, to, errors)``.
 
-All three cut each chunk where a reader of the whole stream is between
-characters, which the C core finds from the chunk's last bytes
-(``utfkit_incomplete_suffix_length``); only an unfinished character (at most
-3 bytes) is carried to the next chunk, and a chunk is never copied: the
-carried bytes are completed from the chunk's first few bytes in a small
-buffer, and the rest of the chunk is read in place.
+Every form utfkit knows streams (UTF-8, UTF-16 and UTF-32 in either byte
+order, WTF-8, CESU-8, MUTF-8).  Where a chunk may be cut, and what must be
+held back for the next one, is decided in one place, the C stream
+(csrc/stream.c): ``Validator`` and ``IncrementalTranscoder`` keep their state
+there (``utfkit_stream_feed``, ``utfkit_stream_transcode``), and
+``IncrementalDecoder`` cuts where ``utfkit_incomplete_suffix_length`` says --
+or, for CPython's own codecs, lets CPython's incremental decoder hold back
+what it holds back, so that its ``str`` and its errors are CPython's.  At
+most 7 bytes are held back, and a chunk is read in place.
+
+All three pickle and copy (``pickle``, ``copy.copy``, ``copy.deepcopy``):
+the copy is an independent object in the same state.
 
 One stream is read in order, so an object refuses to be used from two threads
 at once (``RuntimeError``) rather than mix their chunks up; give each thread
@@ -34,38 +40,28 @@ from ._binding import (
     CPYTHON_DECODERS,
     ENCODINGS,
     as_bytes,
+    encode_error,
     error_mode,
     ffi,
+    give_scratch,
     input_view,
     lib,
     lookup,
     reason,
     release,
+    scratch,
+    worst_case_size,
 )
-from ._oneshot import CPYTHON_UP_TO, ISASCII_UP_TO, UTF_8, transcode, validate
+from ._oneshot import CPYTHON_UP_TO, ISASCII_UP_TO, UTF_8, validate
+from ._text import decode as decode_text
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validator"]
-
-# A character (UTF-8), a surrogate pair (UTF-16) or a code unit (UTF-32) is
-# at most 4 bytes: 4 - len(carried) more bytes always settle what the
-# carried bytes begin (csrc/stream.c, STREAM_DECISION_BYTES).
-_DECISION_BYTES = 4
-
-# A piece cut before an unfinished character that ends inside a character
-# is, in the whole stream, cut short by that character's first byte: a
-# lead byte (UTF-8) or a lead surrogate (UTF-16), which cannot continue it.
-# The one-shot reader then gives this reason instead of "end of data"
-# (csrc/stream.c, check_before_suffix).
-_INTERRUPTED_REASON = {
-    "utf-8": "invalid continuation byte",
-    "utf-16-le": "illegal UTF-16 surrogate",
-    "utf-16-be": "illegal UTF-16 surrogate",
-}
-_END_OF_DATA_REASON = "unexpected end of data"
-
+__all__ = [
+    "Exclusive", "IncrementalDecoder", "IncrementalTranscoder", "Validator", "held_back_length",
+    "new_stream", "stream_state",
+]
 
 class Exclusive:
     """A non-blocking lock: a second caller, from any thread, gets a clear
@@ -120,28 +116,60 @@ def _byte_view(data: object, function: str) -> memoryview:
     return view if view.format == "B" and view.ndim == 1 else view.cast("B")
 
 
-def _stream_form(name: str, owner: str) -> int:
-    form = ENCODINGS[name].form
-    probe = ffi.new("utfkit_stream *")
-    if lib.utfkit_stream_init(probe, form) != 0:
-        streamed = ", ".join(e.name for e in ENCODINGS.values() if lib.utfkit_stream_init(probe, e.form) == 0)
-        raise LookupError(f"{owner} does not handle the encoding {name!r}; streams handle: {streamed}")
-    return form
+def held_back_length(data: "Buffer", encoding: str) -> int:
+    """How many bytes at the end of `data`, read as the beginning of a
+    longer stream in `encoding` (a canonical name), must wait for the next
+    bytes: the C stream's rule (``utfkit_incomplete_suffix_length``)."""
+    source = input_view(data, "held_back_length")
+    try:
+        return int(lib.utfkit_incomplete_suffix_length(source, len(source), ENCODINGS[encoding].form))
+    finally:
+        release(source)
+
+
+# ------------------------------------------------- the C stream state, as data
+
+_STREAM_FIELDS = ("form", "status", "offset", "error_position", "error_length", "error_unit")
+
+
+def stream_state(stream: Any) -> Tuple[Any, ...]:
+    """A utfkit_stream as plain values (what pickle stores): portable
+    between machines, unlike the struct's bytes."""
+    held = ffi.buffer(stream.pending, stream.pending_length)[:]
+    return tuple(int(getattr(stream, field)) for field in _STREAM_FIELDS) + (held,)
+
+
+def new_stream(state: Optional[Tuple[Any, ...]], form: int) -> Any:
+    stream = ffi.new("utfkit_stream *")
+    lib.utfkit_stream_init(stream, form)
+    if state is not None:
+        *numbers, held = state
+        if len(numbers) != len(_STREAM_FIELDS) or not isinstance(held, bytes) \
+                or len(held) > len(stream.pending) or numbers[0] != form:
+            raise ValueError("not the state of a utfkit stream of this encoding")
+        for field, value in zip(_STREAM_FIELDS, numbers):
+            setattr(stream, field, value)
+        stream.pending_length = len(held)
+        ffi.memmove(stream.pending, held, len(held))
+    return stream
 
 
 # Forms in which a well-formed chunk leaves nothing for the next one to
 # complete or contradict: UTF-8 (Table 3-7), UTF-16 and UTF-32.  (WTF-8 is
 # not among them: a chunk ending in a lead surrogate sequence is well-formed,
 # and a trail surrogate sequence starting the next chunk makes the pair
-# ill-formed.)  For these, a stream between characters needs no C state:
-# a chunk that validates whole just moves the offset on.
+# ill-formed; nor are CESU-8 and MUTF-8, where the trail completes a pair.)
+# For these, a stream between characters needs no C state: a chunk that
+# validates whole just moves the offset on.
 _SELF_CONTAINED_CHUNKS = frozenset(
-    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE}
+    {lib.UTFKIT_UTF8, lib.UTFKIT_UTF16LE, lib.UTFKIT_UTF16BE, lib.UTFKIT_UTF32LE, lib.UTFKIT_UTF32BE,
+     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279}
 )
 _validate = lib.utfkit_validate
 _utf8_validate = lib.utfkit_utf8_validate
 _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
+_stream_transcode = lib.utfkit_stream_transcode
 _OK = lib.UTFKIT_OK
 
 # A Validator's states: between characters (no C state needed), inside the
@@ -152,14 +180,20 @@ _BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = 0, 1, 2, 3
 # ------------------------------------------------------------------ Validator
 
 
+def _restore_validator(encoding: str, state: Tuple[Any, ...]) -> "Validator":
+    validator = Validator(encoding)
+    validator._restore(state)
+    return validator
+
+
 class Validator:
     """Checks a stream chunk by chunk, failing fast.
 
     ``feed(chunk)`` raises ``UnicodeDecodeError`` in the very call that
     delivers the first byte after which the stream can no longer be
-    well-formed (UTF-8: the byte the Table 3-7 automaton rejects, as RFC
-    6455 section 8.1 requires of a WebSocket endpoint; UTF-16 and UTF-32:
-    the last byte of the code unit that decides the error).  The error's
+    well-formed (UTF-8 and its relatives: the byte the reader rejects, as
+    RFC 6455 section 8.1 requires of a WebSocket endpoint; UTF-16 and
+    UTF-32: the last byte of the code unit that decides the error).  The error's
     ``start``, ``end`` and ``reason`` are counted from the start of the
     stream and equal those ``utfkit.check`` gives for the whole stream,
     even when the maximal subpart began in an earlier chunk; its ``object``
@@ -172,10 +206,10 @@ class Validator:
     bytes fed so far (a failing feed adds none).
 
     One message costs about what CPython's incremental decoder costs for
-    it: while the stream is between characters, a chunk that is
-    well-formed as a whole is settled by one validation, and the C stream
-    state (csrc/stream.c) is set up only when a chunk ends inside a
-    character or holds an error.
+    it: for UTF-8, UTF-16 and UTF-32, while the stream is between
+    characters, a chunk that is well-formed as a whole is settled by one
+    validation, and the C stream state (csrc/stream.c) is set up only when
+    a chunk ends inside a character or holds an error.
     """
 
     __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
@@ -183,7 +217,11 @@ class Validator:
 
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = lookup(encoding, "Validator").name
-        self._form = _stream_form(self.encoding, "Validator")
+        if ENCODINGS[self.encoding].marks:
+            raise LookupError(
+                f"Validator does not handle the encoding {self.encoding!r}: its byte order is decided "
+                "once, by a mark at the start; validate the fixed form the mark names")
+        self._form = ENCODINGS[self.encoding].form
         self._fast = self._form in _SELF_CONTAINED_CHUNKS
         # validate()'s own UTF-8 constant takes its shortest path
         self._validate_as = UTF_8 if self.encoding == UTF_8 else self.encoding
@@ -304,6 +342,24 @@ class Validator:
         self._raise_earlier_error()
         raise AssertionError("unreachable")
 
+    # pickle and copy: the state as plain values, restored into a new object
+    def __reduce__(self) -> Tuple[Any, ...]:
+        with self._guard:
+            error = self._error
+            saved_error = None if error is None else (error.object, error.start, error.end, error.reason)
+            in_c = self._state == _IN_C
+            state = (saved_error, self._state, self._base, stream_state(self._stream) if in_c else None)
+        return (_restore_validator, (self.encoding, state))
+
+    def _restore(self, state: Tuple[Any, ...]) -> None:
+        saved_error, validator_state, base, saved_stream = state
+        if saved_error is not None:
+            self._error = UnicodeDecodeError(self.encoding, *saved_error)
+        self._state = int(validator_state)
+        self._base = int(base)
+        if self._state == _IN_C:
+            self._stream = new_stream(saved_stream, self._form)
+
     def __repr__(self) -> str:
         state = "failed" if self._state == _FAILED else "finished" if self._state == _FINISHED else "open"
         return f"<utfkit.Validator {self.encoding} offset={self.offset} {state}>"
@@ -311,100 +367,119 @@ class Validator:
 
 # --------------------------------------------------------- IncrementalDecoder
 
-# Handlers that resume right after the ill-formed subsequence they were
-# given, so that cutting the input between characters cannot change what
-# they see.  A registered handler may resume anywhere: it gets CPython's own
-# way, the carried bytes joined to each input.
-_RESUMING_HANDLERS = frozenset(
-    {"strict", "replace", "ignore", "surrogateescape", "surrogatepass", "backslashreplace"}
-)
+
+def _restore_decoder(encoding: str, errors: str, state: Tuple[bytes, int]) -> "IncrementalDecoder":
+    decoder = IncrementalDecoder(encoding, errors)
+    decoder.setstate(state)
+    return decoder
 
 
 class IncrementalDecoder(codecs.IncrementalDecoder):
     """``codecs.IncrementalDecoder`` for utfkit's encodings.
 
-    ``decode(chunk, final)`` returns what CPython's incremental decoder
-    returns, however the input is split -- a character or an encoded
+    ``decode(chunk, final)`` returns what one-shot decoding of the whole
+    input returns, however the input is split -- a character or an encoded
     surrogate split across chunks included (bpo-24214) -- and raises where
     it raises (with ``final=False`` as soon as the bytes cannot be
     completed), with ``start``/``end`` relative to the carried bytes plus
-    `chunk`, as CPython's.  The ``str`` is built by CPython's decoder, as
-    ``utfkit.decode`` builds it; every handler CPython knows works.  The
-    chunk is read in place: only the (at most 3) carried bytes and the few
-    bytes that complete them are copied.
+    `chunk`, as CPython's.  For CPython's codecs this is CPython's own
+    incremental decoder, fed the carried bytes and the chunk (every handler
+    CPython knows works); for WTF-8, CESU-8 and MUTF-8 the chunk is cut
+    where the C stream's rule says (``utfkit_incomplete_suffix_length``) and
+    decoded as ``utfkit.decode`` decodes.  Only the carried bytes (at most
+    7) are joined to a chunk; without them the chunk is read in place.
     """
 
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
         super().__init__(errors)
         self.encoding = lookup(encoding, "IncrementalDecoder").name
-        decode_part = CPYTHON_DECODERS.get(self.encoding)
-        if decode_part is None:
-            raise LookupError(
-                f"IncrementalDecoder does not handle the encoding {self.encoding!r}; it handles: "
-                f"{', '.join(CPYTHON_DECODERS)} (for the others, utfkit.register_codecs() "
-                "and codecs.getincrementaldecoder)"
-            )
-        self._decode_part = decode_part
+        self._form = ENCODINGS[self.encoding].form
+        # The byte-order-mark forms: CPython's incremental decoder, which
+        # decides the byte order once, however the mark is split.
+        self._marked: Optional[codecs.IncrementalDecoder] = None
+        if ENCODINGS[self.encoding].marks:
+            self._marked = codecs.getincrementaldecoder(self.encoding)(errors)
+        self._decode_part = CPYTHON_DECODERS.get(self.encoding)
         self._carried = b""
         self._guard = Exclusive("IncrementalDecoder")
 
     def decode(self, input: "Buffer", final: bool = False) -> str:
         with self._guard:
             view = _byte_view(input, "decode")
-            carried, errors = self._carried, self.errors
+            if self._marked is not None:
+                self._marked.errors = self.errors
+                return self._marked.decode(view, final)
+            errors = self.errors
             if not isinstance(errors, str):
                 raise TypeError(f"decode() 'errors' must be str, not {type(errors).__name__}")
-            if errors not in _RESUMING_HANDLERS:
-                return self._decode_joined(carried + view.tobytes(), errors, final)
-            head_text, resume = "", 0
-            if carried:
-                taken = min(len(view), _DECISION_BYTES - len(carried))
-                head = carried + view[:taken].tobytes()
-                head_final = final and taken == len(view)
-                head_text, consumed = self._decode_piece(head, errors, head_final, 0, carried, view)
-                if consumed < len(carried):
-                    if taken != len(view):  # cannot happen for these handlers; stay exact anyway
-                        return self._decode_joined(carried + view.tobytes(), errors, final)
-                    self._carried = head[consumed:]
-                    return head_text
-                resume = consumed - len(carried)
-            text, consumed = self._decode_piece(view[resume:], errors, final, len(carried) + resume, carried, view)
-            self._carried = view[resume + consumed:].tobytes()
-            return head_text + text
+            data: Any = self._carried + view.tobytes() if self._carried else view
+            decode_part = self._decode_part
+            if decode_part is not None:
+                text, consumed = decode_part(data, errors, final)
+                self._carried = bytes(data[consumed:])
+                return text
+            return self._decode_family(data, errors, final)
 
-    def _decode_piece(
-        self, piece: Any, errors: str, final: bool, base: int, carried: bytes, view: memoryview
-    ) -> Tuple[str, int]:
+    def _decode_family(self, data: Any, errors: str, final: bool) -> str:
+        held = 0 if final else held_back_length(data, self.encoding)
+        cut = len(data) - held
         try:
-            return self._decode_part(piece, errors, final)
-        except UnicodeDecodeError as error:
-            # Positions relative to carried + input, as CPython's incremental decoder gives them.
-            raise UnicodeDecodeError(
-                error.encoding, carried + view.tobytes(), error.start + base, error.end + base, error.reason
-            ) from None
-
-    def _decode_joined(self, data: bytes, errors: str, final: bool) -> str:
-        text, consumed = self._decode_part(data, errors, final)
-        self._carried = data[consumed:]
+            text = decode_text(data[:cut], self.encoding, errors)
+            if held and errors == "strict":
+                # fail fast: an error already decided inside the held bytes
+                result = lib.utfkit_check(bytes(data[cut:]), held, self._form)
+                if result.status not in (_OK, lib.UTFKIT_END_OF_DATA):
+                    decode_text(data, self.encoding, errors)
+        except UnicodeDecodeError:
+            if not held:
+                raise
+            # The part before the held bytes ended inside a sequence their
+            # first byte interrupts: the whole reading gives that byte's verdict.
+            decode_text(data, self.encoding, errors)
+            raise
+        self._carried = bytes(data[cut:])
         return text
 
     def reset(self) -> None:
         with self._guard:
             self._carried = b""
+            if self._marked is not None:
+                self._marked.reset()
 
     def getstate(self) -> Tuple[bytes, int]:
-        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it."""
+        """(carried bytes, 0), as codecs.BufferedIncrementalDecoder gives it
+        (for utf-16 and utf-32, CPython's state: the byte order decided)."""
+        if self._marked is not None:
+            return self._marked.getstate()
         return (self._carried, 0)
 
     def setstate(self, state: Tuple[bytes, int]) -> None:
         with self._guard:
+            if self._marked is not None:
+                self._marked.setstate(state)
+                return
             carried = state[0]
             if not isinstance(carried, (bytes, bytearray)):
                 raise TypeError(f"setstate() needs (bytes, int), not ({type(carried).__name__}, ...)")
             self._carried = bytes(carried)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        errors = self.errors
+        return (_restore_decoder, (self.encoding, errors, self.getstate()))
+
 
 # ------------------------------------------------------ IncrementalTranscoder
+
+
+def _restore_transcoder(from_: str, to: str, errors: str, state: Tuple[Any, ...]) -> "IncrementalTranscoder":
+    transcoder = IncrementalTranscoder(from_, to, errors)
+    head, source, signed, base, stream = state
+    transcoder._head = head
+    transcoder._source = ENCODINGS[source]
+    transcoder._signed = bool(signed)
+    transcoder._base = int(base)
+    transcoder._stream = new_stream(stream, transcoder._source.form)
+    return transcoder
 
 
 class IncrementalTranscoder:
@@ -419,97 +494,123 @@ class IncrementalTranscoder:
     start; ``object`` the chunk); the failing chunk is then not consumed.
     ``errors`` is ``strict``, ``replace`` or ``ignore``.  After a
     successful ``finish()`` the object starts a new stream at offset 0.
+    The state lives in C (``utfkit_stream_transcode``, csrc/stream.c).
+
+    A byte-order-mark source (utf-16, utf-32, utf-8-sig) is read as the
+    fixed form its mark names, decided once the first bytes are in; a
+    byte-order-mark target is written with its mark before the first output.
     """
 
-    __slots__ = ("from_", "to", "errors", "_from_form", "_carried", "_offset", "_guard", "_interrupted")
+    __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_guard",
+                 "_source", "_target", "_head", "_signature", "_signed", "_base")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
-        self.from_ = lookup(from_, "IncrementalTranscoder", "from_").name
-        self.to = lookup(to, "IncrementalTranscoder", "to").name
-        error_mode(errors, "IncrementalTranscoder")
+        source = lookup(from_, "IncrementalTranscoder", "from_")
+        target = lookup(to, "IncrementalTranscoder", "to")
+        self.from_, self.to = source.name, target.name
+        self._mode = error_mode(errors, "IncrementalTranscoder")
         self.errors = errors
-        self._from_form = _stream_form(self.from_, "IncrementalTranscoder")
-        self._interrupted = _INTERRUPTED_REASON.get(self.from_)
+        self._source = ENCODINGS[source.marks[0][1]] if source.marks else source  # decided by the mark
+        self._target = ENCODINGS[target.marks[0][1]] if target.marks else target
+        self._signature = target.marks[0][0] if target.marks else b""
+        self._to_form = self._target.form
         self._guard = Exclusive("IncrementalTranscoder")
-        self._carried = b""
-        self._offset = 0
+        self._start_again()
+
+    def _start_again(self) -> None:
+        self._head: Optional[bytes] = b"" if ENCODINGS[self.from_].marks else None
+        self._signed = False
+        self._base = 0  # stream offset of the C stream's offset 0 (after a mark)
+        self._stream = new_stream(None, self._source.form)
 
     def reset(self) -> None:
-        """Start a new stream (carried bytes dropped)."""
+        """Start a new stream (held-back bytes dropped)."""
         with self._guard:
-            self._carried = b""
-            self._offset = 0
+            self._start_again()
 
     @property
     def offset(self) -> int:
         """Bytes fed so far."""
-        return self._offset
+        if self._head is not None:
+            return len(self._head)
+        return self._base + int(self._stream.offset)
 
     def feed(self, chunk: "Buffer") -> bytes:
-        """Convert the next chunk; returns the output of its complete characters."""
+        """Convert the next chunk; returns the output of what it settles."""
         with self._guard:
-            return self._convert(chunk, final=False)
+            if self._head is not None:
+                rest = self._after_mark(chunk, final=False)
+                if rest is None:
+                    return b""
+                chunk = rest
+            return self._signed_output(self._convert(chunk, 0))
 
     def finish(self) -> bytes:
-        """End the stream: converts (or, with strict, raises for) an unfinished character."""
+        """End the stream: converts (or, with strict, raises for) the held-back bytes."""
         with self._guard:
-            output = self._convert(b"", final=True)
-            self._offset = 0
+            rest = self._after_mark(b"", final=True) if self._head is not None else b""
+            output = self._signed_output(self._convert(rest or b"", 1))
+            self._start_again()
             return output
 
-    def _convert(self, chunk: "Buffer", final: bool) -> bytes:
-        view = _byte_view(chunk, "feed")
-        carried, form, length = self._carried, self._from_form, len(view)
-        outputs, resume = [], 0
-        while carried and (resume < length or final):
-            # Settle the carried character with the next bytes of the chunk.
-            taken = min(length - resume, _DECISION_BYTES - len(carried))
-            head = carried + view[resume : resume + taken].tobytes()
-            ends = final and resume + taken == length
-            suffix = 0 if ends else lib.utfkit_incomplete_suffix_length(head, len(head), form)
-            base = self._offset + resume - len(carried)
-            outputs.append(self._piece(head[: len(head) - suffix], suffix, base, view))
-            resume += taken
-            if suffix > taken:  # it begins in the carried bytes: carry it on
-                carried = head[len(head) - suffix :]
-            else:
-                resume -= suffix
-                carried = b""
-            if ends:
-                break
-        if carried:  # the chunk is used up
-            self._carried = carried
-            self._offset += length
-            return b"".join(outputs)
-        rest = view[resume:]
-        suffix = 0 if final else self._suffix(rest)
-        output = self._piece(rest[: len(rest) - suffix], suffix, self._offset + resume, view)
-        self._carried = rest[len(rest) - suffix :].tobytes()
-        self._offset += length
-        if outputs:
-            outputs.append(output)
-            return b"".join(outputs)
-        return output
+    def _after_mark(self, chunk: "Buffer", final: bool) -> Optional[bytes]:
+        """The stream's bytes after its mark, once the mark is decided (as
+        CPython's decoder decides it: a whole mark at the start, else the
+        host's byte order); None while the bytes so far may still begin one."""
+        head = (self._head or b"") + _byte_view(chunk, "feed").tobytes()
+        marks = ENCODINGS[self.from_].marks
+        found = next(((mark, name) for mark, name in marks if head.startswith(mark)), None)
+        if found is None and not final and any(mark.startswith(head) for mark, _ in marks):
+            self._head = head
+            return None
+        mark, name = found if found is not None else (b"", marks[0][1])
+        self._source = ENCODINGS[name]
+        self._stream = new_stream(None, self._source.form)
+        self._head = None
+        # utf-16 and utf-32 count error positions from the stream's start,
+        # utf-8-sig from after its mark (CPython's decoders)
+        self._base = len(mark) if self.from_ != "utf-8-sig" else 0
+        return head[len(mark):]
 
-    def _suffix(self, rest: memoryview) -> int:
-        source = ffi.from_buffer("uint8_t[]", rest)
+    def _signed_output(self, output: bytes) -> bytes:
+        if self._signed or not self._signature:
+            return output
+        self._signed = True
+        return self._signature + output
+
+    def _convert(self, chunk: "Buffer", final: int) -> bytes:
+        source = input_view(chunk, "feed")
+        length = len(source)
+        stream = self._stream
+        capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target)
+        buffer = scratch(capacity)
         try:
-            return int(lib.utfkit_incomplete_suffix_length(source, len(source), self._from_form))
+            space, space_chars, size = buffer
+            result = _stream_transcode(stream, source, length, final, self._to_form, self._mode, space, size)
+            if result.status != _OK:
+                release(source)
+                self._raise(result, chunk)
+            return ffi.unpack(space_chars, result.written)  # type: ignore[no-any-return]
         finally:
-            ffi.release(source)
+            give_scratch(buffer)
 
-    def _piece(self, piece: Any, suffix: int, base: int, chunk: memoryview) -> bytes:
-        if not len(piece):
-            return b""
-        try:
-            output = transcode(piece, self.from_, self.to, self.errors)
-        except UnicodeDecodeError as error:
-            why = error.reason
-            if suffix and why == _END_OF_DATA_REASON and self._interrupted:
-                why = self._interrupted
-            start, end = error.start + base, error.end + base
-            raise UnicodeDecodeError(error.encoding, chunk.tobytes(), start, end, why) from None
-        return output if type(output) is bytes else bytes(output)
+    def _raise(self, result: Any, chunk: object) -> None:
+        status = result.status
+        if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
+            raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
+        if status == lib.UTFKIT_UNENCODABLE:  # CPython's encoder says where and why, in this chunk's text
+            raise encode_error(as_bytes(chunk), self._source.name, self._target.name)
+        stream = self._stream
+        name = self._source.name
+        why = reason(status, name, stream.error_unit, result.subpart_length, self._target.name)
+        start = self._base + int(result.position)
+        raise UnicodeDecodeError(name, as_bytes(chunk), start, start + int(result.subpart_length), why)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        with self._guard:
+            state = (self._head, self._source.name, self._signed, self._base, stream_state(self._stream))
+        return (_restore_transcoder, (self.from_, self.to, self.errors, state))
 
     def __repr__(self) -> str:
-        return f"<utfkit.IncrementalTranscoder {self.from_} -> {self.to} errors={self.errors!r} offset={self._offset}>"
+        return (f"<utfkit.IncrementalTranscoder {self.from_} -> {self.to} errors={self.errors!r} "
+                f"offset={self.offset}>")

@@ -1,0 +1,53 @@
+"""Latin-1 <-> UTF-8 against CPython's decode().encode(), and each byte-order-mark form
+against its fixed-order form: same-run ratios, medians of interleaved rounds (thread CPU time).
+
+    python benchmarks/bench_latin1_bom.py [CORPUS_DIR]     # default ../shared/corpus
+
+The Latin (lipsum) and French (Wikipedia) corpus texts are converted to Latin-1
+(characters above U+00FF dropped).  Inputs are bytearrays: always the C core.
+"""
+import codecs
+import os
+import statistics
+import sys
+import time
+
+import utfkit
+
+CORPUS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
+def latin1_text(path):
+    text = open(path, encoding="utf-8").read()
+    return text.encode("latin-1", "ignore").decode("latin-1")
+def timed(f, rounds=30):
+    best = []
+    for _ in range(rounds):
+        t = time.perf_counter(); f(); best.append(time.perf_counter() - t)
+    return statistics.median(best)
+def ratio(cp, uk, rounds=25):
+    a, b = [], []
+    for _ in range(rounds):
+        t = time.thread_time_ns(); cp(); a.append(time.thread_time_ns() - t)
+        t = time.thread_time_ns(); uk(); b.append(time.thread_time_ns() - t)
+    return statistics.median(a) / statistics.median(b), statistics.median(b)
+for name, path in [("latin", f"{CORPUS}/lipsum/Latin-Lipsum.utf8.txt"), ("french", f"{CORPUS}/wikipedia_mars/french.utf8.txt")]:
+    text = latin1_text(path)
+    for size in [65536, 1 << 20]:
+        t = (text * (size // len(text) + 1))[:size]
+        l1 = t.encode("latin-1"); u8 = t.encode()
+        l1a, u8a = bytearray(l1), bytearray(u8)
+        r1, ns1 = ratio(lambda: l1.decode("latin-1").encode("utf-8"), lambda: utfkit.transcode(l1a, "latin-1", "utf-8"))
+        r2, ns2 = ratio(lambda: u8.decode("utf-8").encode("latin-1"), lambda: utfkit.transcode(u8a, "utf-8", "latin-1"))
+        print(f"{name:7} {size:8} latin-1>utf-8 {r1:6.2f}x ({len(l1)/ns1:5.2f} GB/s)   utf-8>latin-1 {r2:6.2f}x ({len(u8)/ns2:5.2f} GB/s)")
+# BOM forms vs fixed
+text = open(f"{CORPUS}/wikipedia_mars/french.utf8.txt", encoding="utf-8").read()
+t = (text * 20)[: 1 << 20]
+for fixed, marked, bom in [("utf-16-le", "utf-16", codecs.BOM_UTF16_LE), ("utf-32-le", "utf-32", codecs.BOM_UTF32_LE), ("utf-8", "utf-8-sig", codecs.BOM_UTF8)]:
+    body = t.encode(fixed); withbom = bytearray(bom + body); body = bytearray(body)
+    for label, f_, m_ in [("decode-side", lambda: utfkit.transcode(body, fixed, "utf-16-be" if fixed=="utf-8" else "utf-8"), lambda: utfkit.transcode(withbom, marked, "utf-16-be" if fixed=="utf-8" else "utf-8")),
+                          ("validate", lambda: utfkit.validate(body, fixed), lambda: utfkit.validate(withbom, marked))]:
+        r, _ = ratio(f_, m_)
+        print(f"{marked:9} {label:12} marked/fixed speed {r:5.2f}")
+    src_name = "utf-16-le" if fixed == "utf-8" else "utf-8"
+    src = bytearray(t.encode(src_name))
+    r, _ = ratio(lambda: utfkit.transcode(src, src_name, fixed), lambda: utfkit.transcode(src, src_name, marked))
+    print(f"{marked:9} encode-side  marked/fixed speed {r:5.2f}   ({src_name} -> {marked} vs -> {fixed})")

@@ -1,0 +1,262 @@
+/*
+ * latin1.c -- Latin-1 (ISO/IEC 8859-1) and ASCII, read into every form and
+ * written from every form, with CPython's latin-1 and ascii codecs as the
+ * reference: a Latin-1 byte is the code point of its value (never
+ * ill-formed); an ASCII byte 80..FF is ill-formed, one byte ("ordinal not
+ * in range(128)"); as destinations they encode U+0000..U+00FF and
+ * U+0000..U+007F, and a character outside that range is, as CPython's
+ * encoders do with it, an error (STRICT), '?' (REPLACE) or nothing (IGNORE).
+ * A U+FFFD that REPLACE puts for an ill-formed subsequence of the input is
+ * such a character too ('?'), as in CPython's decode(errors).encode(errors).
+ */
+#include "readers.h"
+
+/* The highest code point a narrow destination encodes. */
+static inline uint32_t narrow_limit(int to)
+{
+    return to == UTFKIT_LATIN1 ? 0xFFu : 0x7Fu;
+}
+
+/* Appends n one-byte characters to the sink: those that fit are written,
+ * and once one does not, nothing more is (sink.h's contract). */
+static void sink_append(utfkit_sink *sink, const uint8_t *bytes, size_t n)
+{
+    if (!sink->full) {
+        size_t room = sink->out <= sink->cap ? sink->cap - sink->out : 0;
+        size_t fit = n <= room ? n : room;
+        if (fit != 0)
+            memcpy(sink->dst + sink->out, bytes, fit);
+        if (fit < n)
+            sink->full = 1;
+    }
+    sink->out += n;
+}
+
+/* ---- reading Latin-1 and ASCII into the Unicode forms ---- */
+
+/* The most bytes one input byte becomes: a Latin-1 byte above 7F is 2
+ * bytes of UTF-8 (Table 3-6), a U+FFFD for an ASCII byte above 7F is 3;
+ * one UTF-16 or UTF-32 code unit; nothing when counting. */
+static UTFKIT_ALWAYS_INLINE size_t output_per_latin1_byte(int to)
+{
+    return to == UTFKIT_COUNT_ONLY ? 0
+         : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE) ? 2
+         : (to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE) ? 4 : 3;
+}
+
+/* Reads at *i a run of ASCII that ends by run_end (found by the active
+ * kernel), or one byte above 7F: a code point (Latin-1) or an ill-formed
+ * byte (ASCII); writes unchecked. */
+static UTFKIT_ALWAYS_INLINE size_t latin1_step(const uint8_t *src, size_t *i, size_t run_end,
+                                               uint8_t *dst, size_t out, int ascii, int errors,
+                                               int to, const utfkit_kernel *kernel, int *status,
+                                               size_t *subpart)
+{
+    size_t at = *i;
+    if (src[at] < 0x80) {
+        size_t run = kernel->ascii_prefix_length(src + at, run_end - at);
+        *i = at + run;
+        return put_ascii(dst, out, to, src + at, run);
+    }
+    if (ascii)
+        return step_over_ill_formed(errors, UTFKIT_INVALID_START, 1, at, i, dst, out, to, status,
+                                    subpart);
+    *i = at + 1;
+    return put(dst, out, to, src[at]);
+}
+
+static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t len, int ascii,
+                                                      int errors, utfkit_sink *sink, int to)
+{
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    size_t i = 0, subpart = 0;
+    int status = UTFKIT_OK;
+    SINK_DRIVE(sink, to, i, len, output_per_latin1_byte(to), (size_t)0, status != UTFKIT_OK,
+               out = latin1_step(src, &i, run_end, dst, out, ascii, errors, to, kernel, &status,
+                                 &subpart));
+    if (status != UTFKIT_OK)
+        return sink_error(sink, status, i, subpart);
+    return sink_result(sink, len);
+}
+
+/* ---- Latin-1 and ASCII into Latin-1 and ASCII ---- */
+
+/* Each byte is one character, so whole runs are copied: the bytes below
+ * 80 always, the others when the source is Latin-1 and the destination
+ * too; any other byte is ill-formed ASCII input (a decode error comes
+ * first) or a character ASCII cannot encode. */
+static utfkit_result narrow_to_narrow(const uint8_t *src, size_t len, int ascii, int to,
+                                      int errors, utfkit_sink *sink)
+{
+    if (!ascii && to == UTFKIT_LATIN1) {
+        sink_append(sink, src, len);
+        return sink_result(sink, len);
+    }
+    static const uint8_t question_mark = '?';
+    for (size_t i = 0; i < len;) {
+        size_t run = utfkit_active_kernel->ascii_prefix_length(src + i, len - i);
+        sink_append(sink, src + i, run);
+        i += run;
+        if (i == len)
+            break;
+        if (!ascii && to == UTFKIT_LATIN1) {
+            sink_append(sink, src + i, 1);
+        } else if (errors == UTFKIT_STRICT) {
+            if (ascii) /* ill-formed input: the decoder's error */
+                return sink_error(sink, UTFKIT_INVALID_START, i, 1);
+            /* Latin-1 input cannot be ill-formed: this is the first error */
+            utfkit_result result = {UTFKIT_UNENCODABLE, len, 0, i};
+            return result;
+        } else if (errors == UTFKIT_REPLACE) {
+            sink_append(sink, &question_mark, 1);
+        }
+        i++;
+    }
+    return sink_result(sink, len);
+}
+
+#define LATIN1_READ(to) latin1_read(src, len, ascii, errors, sink, to)
+
+utfkit_result latin1_transcode(const uint8_t *src, size_t len, int ascii, int to, int errors,
+                               utfkit_sink *sink)
+{
+    if (to == UTFKIT_LATIN1 || to == UTFKIT_ASCII)
+        return narrow_to_narrow(src, len, ascii, to, errors, sink);
+    UTFKIT_FOR_EACH_DESTINATION(to, LATIN1_READ)
+}
+
+/* ---- every other form into Latin-1 and ASCII ---- */
+
+/* Source bytes per piece: a piece decodes to at most as many code points
+ * (a code unit of any form, or a final partial one, yields at most one). */
+#define NARROW_PIECE 2048
+
+/* Narrows n code points to one byte each into bytes[], as `errors` says
+ * for those above limit; returns the bytes made and sets *first_above to
+ * the index of the first code point above limit (n if none). */
+static size_t narrow_code_points(const uint32_t *code_points, size_t n, uint32_t limit,
+                                 int errors, uint8_t *bytes, size_t *first_above)
+{
+    uint32_t above = 0;
+    if (errors != UTFKIT_IGNORE) {
+        for (size_t k = 0; k < n; k++) { /* branch free: vectorised */
+            uint32_t code_point = code_points[k];
+            above |= code_point > limit;
+            bytes[k] = code_point <= limit ? (uint8_t)code_point : (uint8_t)'?';
+        }
+        *first_above = n;
+        if (above)
+            for (size_t k = 0; k < n; k++)
+                if (code_points[k] > limit) {
+                    *first_above = k;
+                    break;
+                }
+        return n;
+    }
+    size_t made = 0;
+    for (size_t k = 0; k < n; k++) {
+        bytes[made] = (uint8_t)code_points[k];
+        made += code_points[k] <= limit;
+    }
+    *first_above = n;
+    return made;
+}
+
+/* Text that UTF-8 and Latin-1 (or ASCII) share the shape of, read
+ * straight into dst: ASCII runs (found by the active kernel) copied, and,
+ * into Latin-1, the two-byte sequences C2..C3 80..BF (Table 3-7, row
+ * C2..DF) of U+0080..U+00FF.  Stops before anything else; returns the bytes
+ * read, which end between characters, and sets *made to the bytes
+ * written (dst has room for n). */
+static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *dst, size_t *made)
+{
+    const utfkit_kernel *kernel = utfkit_active_kernel;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t run = kernel->ascii_prefix_length(src + i, n - i);
+        memcpy(dst + o, src + i, run);
+        i += run;
+        o += run;
+        if (i == n || to != UTFKIT_LATIN1)
+            break;
+        size_t at = i;
+        while (n - i >= 2 && (src[i] & 0xFE) == 0xC2 && (src[i + 1] & 0xC0) == 0x80) {
+            dst[o++] = (uint8_t)((src[i] & 0x03) << 6 | (src[i + 1] & 0x3F));
+            i += 2;
+        }
+        if (i == at)
+            break;
+    }
+    *made = o;
+    return i;
+}
+
+/* The straight reading of UTF-8 at src[0..n) into the sink: into dst
+ * itself while it has room for n bytes, else through `bytes`. */
+static size_t utf8_narrow_into(const uint8_t *src, size_t n, int to, utfkit_sink *sink,
+                               uint8_t *bytes)
+{
+    size_t made;
+    if (!sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n) {
+        size_t read = utf8_narrow_prefix(src, n, to, sink->dst + sink->out, &made);
+        sink->out += made;
+        return read;
+    }
+    size_t read = utf8_narrow_prefix(src, n, to, bytes, &made);
+    sink_append(sink, bytes, made);
+    return read;
+}
+
+/* Bytes of UTF-8 the piece after a stop of the straight reading covers:
+ * the character it stopped at and a few after it. */
+#define NARROW_DETOUR 16
+
+utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
+                               utfkit_sink *sink)
+{
+    const int utf32 = UTFKIT_HOST_BIG_ENDIAN ? UTFKIT_UTF32BE : UTFKIT_UTF32LE;
+    uint32_t code_points[NARROW_PIECE];
+    uint8_t bytes[NARROW_PIECE];
+    size_t unencodable = SIZE_MAX; /* index of the first character to report */
+    for (size_t begin = 0; begin < len;) {
+        size_t stretch = NARROW_PIECE;
+        if (from == UTFKIT_UTF8) {
+            size_t n = len - begin > NARROW_PIECE ? NARROW_PIECE : len - begin;
+            begin += utf8_narrow_into(src + begin, n, to, sink, bytes);
+            if (begin == len)
+                break;
+            stretch = NARROW_DETOUR;
+        }
+        size_t want = len - begin > stretch ? begin + stretch : len;
+        size_t end = want == len ? len : reader_restart_point(src, begin, want, len, from);
+        if (end == begin)
+            end = want; /* (reader_restart_point always finds one in a piece this long) */
+        utfkit_sink piece = sink_over((uint8_t *)code_points, sizeof code_points);
+        utfkit_result decoded = transcode_read_into(src + begin, end - begin, from, utf32, errors,
+                                                    &piece);
+        if (decoded.status != UTFKIT_OK) {
+            /* A strict decode error, which comes before any encode error.
+             * Its reason is the one the reader of the whole rest gives. */
+            utfkit_sink measure = sink_over(NULL, 0);
+            utfkit_result exact = transcode_read_into(src + begin, len - begin, from, utf32,
+                                                      UTFKIT_STRICT, &measure);
+            if (exact.status == UTFKIT_OK || exact.status == UTFKIT_OUTPUT_TOO_SMALL)
+                exact = decoded;
+            exact.position += begin;
+            exact.written = sink->out + decoded.written / 4;
+            return exact;
+        }
+        size_t n = decoded.written / 4, first_above;
+        size_t made = narrow_code_points(code_points, n, narrow_limit(to), errors, bytes,
+                                         &first_above);
+        if (errors == UTFKIT_STRICT && first_above != n && unencodable == SIZE_MAX)
+            unencodable = sink->out + first_above;
+        sink_append(sink, bytes, made);
+        begin = end;
+    }
+    if (unencodable != SIZE_MAX) {
+        utfkit_result result = {UTFKIT_UNENCODABLE, len, 0, unencodable};
+        return result;
+    }
+    return sink_result(sink, len);
+}

@@ -1,0 +1,235 @@
+/*
+ * partial.c -- bounded conversion (utfkit_transcode_partial): as much of
+ * the input as fits the output, cut only where a reader of the whole input
+ * is between characters, so that the conversion can go on from there.
+ *
+ * The input is converted a piece at a time.  A piece ends at a restart
+ * point (reader_restart_point): a position after which every reader of the
+ * form starts afresh -- after an ASCII byte or a whole sequence in the
+ * UTF-8-based forms (D93b: a lead byte never continues an earlier
+ * sequence), never after a lead surrogate (D91, and the surrogate byte
+ * sequences of CESU-8, MUTF-8 and WTF-8, UTR #26 and WTF-8 section 4.3), at
+ * code unit boundaries in UTF-16 and UTF-32.  A piece whose output does not
+ * fit is halved at a restart point, until one that fits or one that cannot
+ * be cut remains.
+ */
+#include "readers.h"
+#include "utf8_dfa.h"
+
+static inline int is_continuation(uint8_t byte)
+{
+    return (byte & 0xC0) == 0x80;
+}
+
+/* 1 if a UTF-8 reader is between characters after src[p - 1], or in a
+ * row of Table 3-7 that src[p] does not continue: then the row begun is a
+ * maximal subpart whether the input ends at p or goes on (D93b), and only
+ * the reason a strict error gives differs ("unexpected end of data"). */
+static int utf8_settled(const uint8_t *src, size_t p, size_t len)
+{
+    size_t begun = utfkit_incomplete_suffix_length(src, p, UTFKIT_UTF8);
+    if (begun == 0)
+        return 1;
+    if (p == len)
+        return 0;
+    uint64_t state = UTF8_ACCEPT;
+    for (size_t i = p - begun; i <= p; i++)
+        state = utf8_dfa_step(state, src[i]);
+    return UTF8_STATE(state) == UTF8_ERROR;
+}
+
+/* 1 if every reader of `form`, a UTF-8-based form, is between characters
+ * (or ill-formed subsequences) after src[p - 1].  UTF-8: exactly where no
+ * Table 3-7 row is begun and well-formed so far (D93b: a lead byte never
+ * continues an earlier row).  WTF-8, CESU-8, MUTF-8 read the same rows and
+ * also the surrogate byte sequences (ED A0..BF 80..BF; UTR #26, WTF-8
+ * section 4.3), of which a lead (ED A0..AF 80..BF) waits for what follows;
+ * MUTF-8 reads C0 80 for U+0000; CESU-8 and MUTF-8 begin nothing at F0..FF,
+ * so the bytes after such a byte are ill-formed alone. */
+static int utf8_family_settled(const uint8_t *src, size_t p, size_t len, int form)
+{
+    if (form == UTFKIT_UTF8)
+        return utf8_settled(src, p, len);
+    uint8_t last = src[p - 1];
+    if (last == 0xED || (form == UTFKIT_MUTF8 && last == 0xC0))
+        return 0;
+    if (p >= 2 && src[p - 2] == 0xED && last >= 0xA0 && last <= 0xBF)
+        return 0;
+    if (p >= 3 && src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
+        is_continuation(last))
+        return 0;
+    if (form != UTFKIT_WTF8) {
+        for (size_t back = 1; back <= 3 && back <= p; back++) {
+            if (is_continuation(src[p - back]))
+                continue;
+            if (src[p - back] >= 0xF0)
+                return 1;
+            break;
+        }
+    }
+    return utf8_settled(src, p, len);
+}
+
+static inline int is_lead_surrogate(uint32_t unit)
+{
+    return unit >= 0xD800 && unit <= 0xDBFF;
+}
+
+static inline int is_trail_surrogate(uint32_t unit)
+{
+    return unit >= 0xDC00 && unit <= 0xDFFF;
+}
+
+size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form)
+{
+    if (want >= len)
+        return len;
+    switch (form) {
+    case UTFKIT_LATIN1:
+    case UTFKIT_ASCII:
+        return want;
+    case UTFKIT_UTFE8:
+    case UTFKIT_UTF8_RFC2279:
+        /* Seed 002: a lead byte never continues a sequence, so every
+         * sequence and maximal subpart ends before one; and a byte 13 or
+         * more after the last lead belongs to none (12 continuation bytes
+         * at most). */
+        for (size_t p = want; p > begin; p--)
+            if (!is_continuation(src[p]))
+                return p;
+        return want - begin >= 13 ? want : begin;
+    case UTFKIT_UTF32LE:
+    case UTFKIT_UTF32BE: { /* D90: every unit boundary */
+        size_t p = want - want % 4;
+        return p > begin ? p : begin;
+    }
+    case UTFKIT_UTF16LE:
+    case UTFKIT_UTF16BE: {
+        int big_endian = form == UTFKIT_UTF16BE;
+        size_t last = want - want % 2;
+        /* D91: not after a lead surrogate, which may pair with what follows */
+        for (size_t p = last; p > begin && p >= 2; p -= 2)
+            if (!is_lead_surrogate(load16(src + p - 2, big_endian)))
+                return p;
+        /* A run of lead surrogates: cut between two of them (each is
+         * unpaired either way, and replaced as one unit either way). */
+        for (size_t p = last; p > begin && p >= 2; p -= 2)
+            if (!is_trail_surrogate(load16(src + p, big_endian)))
+                return p;
+        return begin;
+    }
+    default:
+        for (size_t p = want; p > begin; p--)
+            if (utf8_family_settled(src, p, len, form))
+                return p;
+        /* After a lead surrogate byte sequence that no trail surrogate
+         * byte sequence follows, whole or cut off by the end of the input:
+         * unpaired whether the input ends there or not, and replaced as one
+         * 3-byte subpart either way. */
+        for (size_t p = want; p > begin && p >= 3; p--)
+            if (src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
+                is_continuation(src[p - 1]) &&
+                (src[p] != 0xED || (p + 1 < len && !(src[p + 1] >= 0xB0 && src[p + 1] <= 0xBF)) ||
+                 (p + 2 < len && !is_continuation(src[p + 2]))))
+                return p;
+        return begin;
+    }
+}
+
+/* The length of src without an unfinished character at its end: what
+ * final = 0 converts. */
+static size_t settled_length(const uint8_t *src, size_t len, int form)
+{
+    switch (form) {
+    case UTFKIT_UTF8:
+    case UTFKIT_UTF16LE:
+    case UTFKIT_UTF16BE:
+    case UTFKIT_UTF32LE:
+    case UTFKIT_UTF32BE:
+    case UTFKIT_UTFE8:
+    case UTFKIT_UTF8_RFC2279:
+        return len - utfkit_incomplete_suffix_length(src, len, form);
+    case UTFKIT_LATIN1:
+    case UTFKIT_ASCII:
+        return len;
+    default:
+        if (len == 0 || utf8_family_settled(src, len, len, form))
+            return len;
+        return reader_restart_point(src, 0, len - 1, len, form);
+    }
+}
+
+utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
+                                       int errors, int final, uint8_t *dst, size_t cap)
+{
+    size_t whole = len; /* (errors are decided by all the bytes there are) */
+    if (!final)
+        len = settled_length(src, len, from);
+    size_t consumed = 0, written = 0;
+    size_t piece = cap > 64 ? cap : 64; /* input bytes to try next */
+    size_t before_error = 0; /* the end of the text before a strict error, once found */
+    while (consumed < len) {
+        size_t end = before_error;
+        before_error = 0;
+        if (end <= consumed) {
+            size_t want = len - consumed > piece ? consumed + piece : len;
+            end = reader_restart_point(src, consumed, want, len, from);
+            if (end == consumed) { /* no restart point yet: a longer piece */
+                piece = piece > len / 2 ? len : 2 * piece;
+                continue;
+            }
+        }
+        utfkit_result converted = utfkit_transcode(src + consumed, end - consumed, from, to,
+                                                   errors, dst == NULL ? NULL : dst + written,
+                                                   cap - written);
+        if (converted.status == UTFKIT_OK) {
+            size_t room = cap - written - converted.written;
+            /* the next piece: about as long as the room left takes, at the
+             * rate this one converted */
+            piece = converted.written == 0 ? (piece > len / 2 ? len : 2 * piece)
+                  : room / converted.written * (end - consumed) +
+                        room % converted.written * (end - consumed) / converted.written;
+            piece = piece < 64 ? 64 : piece > len ? len : piece;
+            consumed = end;
+            written += converted.written;
+            continue;
+        }
+        if (converted.status == UTFKIT_OVERLAPPING_BUFFERS ||
+            (converted.status == UTFKIT_TOO_LARGE && converted.subpart_length == 0))
+            return converted; /* arguments refused */
+        if (converted.status != UTFKIT_OUTPUT_TOO_SMALL &&
+            converted.status != UTFKIT_UNENCODABLE) {
+            /* A strict decode error: exactly as the reader of the whole
+             * rest reports it.  Raised if it is next; else the text before
+             * it is converted first. */
+            utfkit_result exact = utfkit_transcoded_length(src + consumed, whole - consumed, from,
+                                                           to, UTFKIT_STRICT);
+            if (exact.status == UTFKIT_OK || exact.status == UTFKIT_UNENCODABLE ||
+                exact.position > end - consumed)
+                exact = converted;
+            if (exact.position == 0) {
+                if (consumed != 0) /* the text before it is this call's output */
+                    break;
+                exact.written = 0;
+                return exact;
+            }
+            before_error = consumed + exact.position; /* a boundary, whatever the form */
+            continue;
+        }
+        /* Too long a piece: half of it, or failing that the longest piece
+         * shorter than this one. */
+        size_t shorter = reader_restart_point(src, consumed, consumed + (end - consumed) / 2, len,
+                                              from);
+        if (shorter == consumed)
+            shorter = reader_restart_point(src, consumed, end - 1, len, from);
+        if (shorter == consumed) { /* one piece that cannot be cut: stop before it */
+            if (converted.status == UTFKIT_UNENCODABLE && consumed != 0)
+                break; /* reported by the next call, which starts there */
+            utfkit_result stopped = {converted.status, consumed, 0, written};
+            return stopped;
+        }
+        piece = shorter - consumed;
+    }
+    utfkit_result done = {UTFKIT_OK, consumed, 0, written}; /* (consumed < len: an error next) */
+    return done;
+}

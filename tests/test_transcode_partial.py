@@ -1,0 +1,177 @@
+"""transcode_partial (DESIGN.md section 2): as much as fits, cut on a character
+boundary, and repeated calls on the rest give exactly transcode's output,
+whatever the size of `out` (down to the longest single character's output)
+and wherever the input is cut.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import utfkit
+
+FIXED_FORMS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "wtf-8", "cesu-8", "mutf-8",
+               "latin-1", "ascii"]
+CPYTHON_FIXED_FORMS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "latin-1", "ascii"]
+# The longest output of one character (or of one U+FFFD): a supplementary
+# character is 6 bytes of CESU-8 or MUTF-8.
+LONGEST_CHARACTER = 6
+
+texts = st.text(
+    alphabet=st.one_of(
+        st.characters(max_codepoint=0xFF), st.characters(codec="utf-8"),
+        st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF),
+    ),
+    max_size=60,
+)
+
+
+@st.composite
+def inputs(draw: st.DrawFn, form: str) -> bytes:
+    """Text in `form`, or in another, damaged now and then; or random bytes."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.binary(max_size=100))
+    text = draw(texts)
+    written_in = draw(st.sampled_from([form, form, "utf-8", "utf-16-le"]))
+    if written_in in ("wtf-8", "cesu-8", "mutf-8"):
+        data = utfkit.encode(text, written_in)
+    else:
+        data = text.encode(written_in, "replace")
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + draw(st.binary(min_size=1, max_size=3)) + data[at:]
+    return data
+
+
+def converted_in_pieces(data: bytes, from_: str, to: str, size: int, errors: str, cuts: list) -> bytes:
+    """A fixed-buffer loop: the input arrives in pieces cut at `cuts`; each
+    is passed with what was left unconsumed before, final=False but for the
+    last; what each call writes is taken out of the buffer."""
+    out = bytearray(size)
+    output, pending = [], b""
+    bounds = sorted(set(cuts)) + [len(data)]
+    start = 0
+    for index, end in enumerate(bounds):
+        pending += data[start:end]
+        start = end
+        final = index == len(bounds) - 1
+        while True:
+            consumed, written = utfkit.transcode_partial(pending, from_, to, out, errors, final)
+            output.append(bytes(out[:written]))
+            pending = pending[consumed:]
+            if consumed == 0 and written == 0:
+                break
+    assert pending == b"", "the last call, final=True, left input unconsumed"
+    return b"".join(output)
+
+
+@given(data=st.data(), from_=st.sampled_from(FIXED_FORMS), to=st.sampled_from(FIXED_FORMS),
+       errors=st.sampled_from(["replace", "ignore"]))
+def test_repeated_calls_give_transcodes_output_whatever_the_buffer_and_the_cuts(data, from_, to, errors):
+    source = data.draw(inputs(from_))
+    size = data.draw(st.integers(LONGEST_CHARACTER, 80))
+    cuts = data.draw(st.lists(st.integers(0, len(source)), max_size=4))
+    assert converted_in_pieces(source, from_, to, size, errors, cuts) == utfkit.transcode(source, from_, to, errors)
+
+
+@pytest.mark.parametrize("from_", ["utf-8", "utf-16-le", "utf-32-be", "latin-1", "cesu-8"])
+@pytest.mark.parametrize("to", ["utf-8", "utf-16-be", "utf-32-le", "latin-1", "mutf-8"])
+def test_every_output_size_and_every_cut(from_, to):
+    text = "aé€😀\x00z"
+    source = utfkit.encode(text, from_, "replace") if from_ == "cesu-8" else text.encode(from_, "replace")
+    expected = utfkit.transcode(source, from_, to, "replace")
+    for size in range(LONGEST_CHARACTER, len(expected) + 2):
+        for cut in range(len(source) + 1):
+            assert converted_in_pieces(source, from_, to, size, "replace", [cut]) == expected
+
+
+@given(data=st.data(), from_=st.sampled_from(CPYTHON_FIXED_FORMS), to=st.sampled_from(CPYTHON_FIXED_FORMS))
+def test_a_strict_error_is_raised_where_transcode_raises_it(data, from_, to):
+    source = data.draw(inputs(from_))
+    size = data.draw(st.integers(LONGEST_CHARACTER, 40))
+    cuts = data.draw(st.lists(st.integers(0, len(source)), max_size=3))
+    try:
+        expected = utfkit.transcode(source, from_, to)
+    except UnicodeDecodeError as error:
+        expected_error = (error.start, error.end, error.reason)
+    except UnicodeEncodeError:
+        return  # (positions in the text; checked below on their own)
+    else:
+        assert converted_in_pieces(source, from_, to, size, "strict", cuts) == expected
+        return
+    # Offsets of each call's error, moved by what earlier calls consumed.
+    out = bytearray(size)
+    pending, offset, start = b"", 0, 0
+    bounds = sorted(set(cuts)) + [len(source)]
+    with pytest.raises(UnicodeError) as raised:  # noqa: PT012 (a loop of calls)
+        for index, end in enumerate(bounds):
+            pending += source[start:end]
+            start = end
+            while True:
+                consumed, written = utfkit.transcode_partial(pending, from_, to, out, "strict",
+                                                             index == len(bounds) - 1)
+                pending, offset = pending[consumed:], offset + consumed
+                if consumed == 0 and written == 0:
+                    break
+    error = raised.value
+    if isinstance(error, UnicodeEncodeError):
+        # Calls convert in order: a character `to` cannot encode that comes
+        # before the ill-formed subsequence is met first (transcode, like
+        # CPython's decode().encode(), decodes everything first).
+        with pytest.raises(UnicodeEncodeError):
+            source[: expected_error[0]].decode(from_).encode(to)
+        return
+    assert (offset + error.start, offset + error.end, error.reason) == expected_error
+
+
+def test_final_false_leaves_an_unfinished_character_for_the_next_call():
+    out = bytearray(16)
+    assert utfkit.transcode_partial("aé".encode()[:2], "utf-8", "utf-16-le", out, final=False) == (1, 2)
+    assert utfkit.transcode_partial(b"\xe2\x82", "utf-8", "utf-16-le", out, final=False) == (0, 0)
+    assert utfkit.transcode_partial("😀".encode("utf-16-le")[:2], "utf-16-le", "utf-8", out, final=False) == (0, 0)
+    assert utfkit.transcode_partial(b"ab\x00", "utf-32-le", "utf-8", out, final=False) == (0, 0)
+    assert utfkit.transcode_partial(b"a\xe2\x82", "utf-8", "utf-16-le", out, final=True) == (1, 2)
+    with pytest.raises(UnicodeDecodeError) as raised:
+        utfkit.transcode_partial(b"\xe2\x82", "utf-8", "utf-16-le", out, final=True)
+    assert (raised.value.start, raised.value.end, raised.value.reason) == (0, 2, "unexpected end of data")
+
+
+def test_the_text_before_a_strict_error_is_converted_first():
+    out = bytearray(16)
+    assert utfkit.transcode_partial(b"abc\xffdef", "utf-8", "latin-1", out) == (3, 3)
+    assert bytes(out[:3]) == b"abc"
+    with pytest.raises(UnicodeDecodeError) as raised:
+        utfkit.transcode_partial(b"\xffdef", "utf-8", "latin-1", out)
+    assert (raised.value.start, raised.value.end, raised.value.reason) == (0, 1, "invalid start byte")
+
+
+def test_a_character_the_destination_cannot_encode_raises_cpythons_encode_error():
+    out = bytearray(16)
+    assert utfkit.transcode_partial("ab€c".encode(), "utf-8", "latin-1", out) == (2, 2)
+    with pytest.raises(UnicodeEncodeError) as raised:
+        utfkit.transcode_partial("€€c".encode(), "utf-8", "latin-1", out)
+    error = raised.value
+    assert (error.encoding, error.object, error.start, error.end, error.reason) == (
+        "latin-1", "€€c", 0, 2, "ordinal not in range(256)")
+
+
+def test_out_too_small_for_the_next_character_consumes_nothing():
+    assert utfkit.transcode_partial("😀".encode(), "utf-8", "utf-16-le", bytearray(3)) == (0, 0)
+    out = bytearray(5)
+    assert utfkit.transcode_partial("a😀".encode(), "utf-8", "utf-16-le", out) == (1, 2)
+
+
+def test_byte_order_mark_forms_and_bad_buffers_are_refused():
+    out = bytearray(8)
+    for from_, to in [("utf-16", "utf-8"), ("utf-8", "utf-32"), ("utf-8-sig", "utf-8")]:
+        with pytest.raises(ValueError, match="byte-order-mark"):
+            utfkit.transcode_partial(b"ab", from_, to, out)
+    buffer = bytearray(b"abcdefgh")
+    with pytest.raises(ValueError, match="overlaps"):
+        utfkit.transcode_partial(memoryview(buffer)[:4], "utf-8", "utf-8", memoryview(buffer)[2:])
+    with pytest.raises(TypeError):
+        utfkit.transcode_partial(b"ab", "utf-8", "utf-8", 42)
+    with pytest.raises(LookupError):
+        utfkit.transcode_partial(b"ab", "utf-8", "koi8-r", out)
