@@ -133,8 +133,29 @@ def _converting_from_a_fifo(tmp_path):
     writer = open(fifo, "wb")  # noqa: SIM115 - kept open so that the reader blocks
     writer.write(TEXT.encode())
     writer.flush()
-    time.sleep(1.0)  # it has converted what was written, and waits for more
+    _wait_until_it_catches(process.pid, (signal.SIGTERM, signal.SIGHUP, signal.SIGINT))
+    time.sleep(0.2)  # it has converted what was written, and waits for more
     return process, out, writer
+
+
+def _wait_until_it_catches(pid, signals, seconds=60.0):
+    """Wait until the process has its handlers for `signals` in place
+    (Linux: the SigCgt mask of /proc/PID/status), however slowly a loaded
+    machine starts it; a fixed sleep is not enough there."""
+    wanted = 0
+    for signum in signals:
+        wanted |= 1 << (signum - 1)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii") as status:
+                caught = next(int(line.split()[1], 16) for line in status if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            caught = 0
+        if caught & wanted == wanted:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} did not install its signal handlers within {seconds} s")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
