@@ -309,9 +309,7 @@ def transcode(
             converted = encode(data.decode(UTF_8, errors), errors)[0]  # type: ignore[misc]
         else:
             converted = encode(plan.decode(data, errors, True)[0], errors)[0]  # type: ignore[misc]
-        if out is None:
-            return converted
-        return _copy_into(converted, out)
+        return converted
     if plan.marked:
         return _transcode_marked(data, plan, out)
     source = data if type(data) is bytes else input_view(data, "transcode")
@@ -370,16 +368,6 @@ def _find_plan(from_: object, to: object, errors: object, function: str) -> _Pla
         plan = _plan(from_, to, errors, function)
     _last_plan = (from_, to, errors, plan)  # one tuple, replaced whole: safe between threads
     return plan
-
-
-def _copy_into(converted: bytes, out: object) -> int:
-    target = output_view(out, "transcode")
-    if len(converted) > len(target):
-        room = len(target)
-        release(target)
-        raise ValueError(f"transcode(): 'out' has room for {room} bytes; the output needs {len(converted)}")
-    ffi.memmove(target, converted, len(converted))
-    return len(converted)
 
 
 def _transcode_into_failed(source: Any, data: object, plan: _Plan, target: Any) -> int:
