@@ -33,7 +33,6 @@ from ._binding import (
     input_view,
     lib,
     lookup,
-    new_scratch,
     new_uninitialized,
     output_view,
     raise_for,
@@ -41,7 +40,6 @@ from ._binding import (
     release,
     relocated,
     scratch,
-    take_scratch,
     worst_case_size,
 )
 
@@ -87,7 +85,6 @@ _transcode = lib.utfkit_transcode
 _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
 _packed = lib.utfkit_transcode_packed
-_take_scratch = take_scratch
 _OK = lib.UTFKIT_OK
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
@@ -398,12 +395,7 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
         return as_bytes(data)  # well-formed already: the output is the input, no copy
     capacity = -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:
-        try:
-            buffer = _take_scratch()
-            if buffer[2] < capacity:
-                buffer = new_scratch(capacity)
-        except IndexError:  # another thread's call holds the kept buffer
-            buffer = new_scratch(capacity)
+        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
         written: int = _packed(source, length, plan.how, buffer[0], capacity)
         if written >= 0:
             output = _unpack(buffer[1], written)
@@ -440,12 +432,7 @@ def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
     length = len(source)
     capacity = len(signature) + -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:  # as _transcode_new: one pass into the scratch, one copy out
-        try:
-            buffer = _take_scratch()
-            if buffer[2] < capacity:
-                buffer = new_scratch(capacity)
-        except IndexError:  # another thread's call holds the kept buffer
-            buffer = new_scratch(capacity)
+        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
         ffi.memmove(buffer[0], signature, len(signature))
         written: int = _packed(source, length, plan.how, buffer[0] + len(signature), capacity - len(signature))
         if written >= 0:
