@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 import utfkit
 import utfkit.arrow
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent.parent / "shared" / "corpus"
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"  # ../shared beside the checkout
 
 
 def corpus_text(directory: Path) -> str:

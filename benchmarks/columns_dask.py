@@ -1,7 +1,7 @@
 """The Dask recipe (README, "Columns and clusters") on 1 and on 2 worker
 processes of a distributed.LocalCluster: wall-clock time and speed-up.
 
-    python benchmarks/columns_dask.py [--corpus DIR] [--partitions 8] [--items 125000] [--rounds 3]
+    python benchmarks/columns_dask.py [--corpus DIR] [--partitions 8] [--items 125000] [--rounds 9]
 
 Writes PARTITIONS Parquet files of ITEMS strings of 10-200 bytes each, cut
 from the corpus (as benchmarks/columns.py cuts them), 1 % of them damaged,
@@ -65,7 +65,7 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--partitions", type=int, default=8)
     parser.add_argument("--items", type=int, default=125_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args(argv)
 
