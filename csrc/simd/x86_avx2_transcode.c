@@ -632,13 +632,14 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
     const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     size_t i = 0;
     uint8_t *out = dst;
+    int narrow_next = 1; /* tried again after a step with only BMP units */
     while (len - i >= 32) {
         /* Sixteen units of the BMP that are not surrogates at a time, one
          * unit each way: narrowed with saturation (PACKUSDW), which leaves
          * the units below 10000 as they are. */
         const __m256i above_FFFF = _mm256_set1_epi32((int)0xFFFF0000);
         const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
-        while (len - i >= 64) {
+        while (narrow_next && len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             if (byte_orders & 1) {
@@ -666,7 +667,8 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
             _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_setzero_si256()),
             _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
                                _mm256_set1_epi32(0xD800)));
-        if (_mm256_movemask_ps(_mm256_castsi256_ps(other)) == 0) { /* eight BMP units */
+        narrow_next = _mm256_movemask_ps(_mm256_castsi256_ps(other)) == 0;
+        if (narrow_next) { /* eight BMP units */
             __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(units, units), 0x08);
             __m128i narrow = _mm256_castsi256_si128(packed);
             if (byte_orders & 2)
