@@ -420,6 +420,30 @@ static inline void put_ascii_units(byte_writer *writer, __m256i units, unsigned 
     byte_writer_put(writer, _mm256_castsi256_si128(packed), count);
 }
 
+/* Writes sixteen 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx,
+ * or 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane, gathered
+ * eight lanes per PSHUFB (utfkit_two_byte_prefixes). */
+static inline void put_utf8_below_800(byte_writer *writer, __m256i units)
+{
+    __m256i is_ascii = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xFF80)),
+                                          _mm256_setzero_si256());
+    __m256i two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16(units, 6),
+                        _mm256_slli_epi16(_mm256_and_si256(units, _mm256_set1_epi16(0x3F)), 8)),
+        _mm256_set1_epi16((short)0x80C0));
+    __m256i bytes = _mm256_blendv_epi8(two, units, is_ascii);
+    uint32_t longer = _pext_u32(~byte_mask(is_ascii), 0x55555555);
+    unsigned first = longer & 0xFF, second = longer >> 8;
+    byte_writer_put(writer,
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
+                                     _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[first])),
+                    8 + (unsigned)__builtin_popcount(first));
+    byte_writer_put(writer,
+                    _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
+                                     _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[second])),
+                    8 + (unsigned)__builtin_popcount(second));
+}
+
 /* ---- UTF-16 with surrogate pairs (D91, Table 3-5) ----
  *
  * Sixteen units at a time: a lead surrogate D800..DBFF must be followed by
@@ -474,6 +498,24 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
     while (len - i >= 32) {
+        /* 32 ASCII units at a time, narrowed to bytes (PACKUSWB) */
+        while (len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            __m256i either = _mm256_or_si256(a, b);
+            if (!_mm256_testz_si256(either, _mm256_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)))
+                break;
+            if (big_endian) {
+                a = _mm256_srli_epi16(a, 8);
+                b = _mm256_srli_epi16(b, 8);
+            }
+            uint8_t *out = byte_writer_before_wide_store(&writer);
+            _mm256_storeu_si256((__m256i *)out, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+            writer.out = out + 32;
+            i += 64;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (big_endian)
             units = swap_16(units);
@@ -502,6 +544,8 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
         __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
         if (byte_mask(ascii) == ~0u) {
             put_ascii_units(&writer, units, 16);
+        } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            put_utf8_below_800(&writer, units);
         } else {
             put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), 8, 0);
             put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), 8, 0);
@@ -518,6 +562,46 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
     while (len - i >= 32) {
+        /* 32 ASCII units at a time, narrowed to bytes */
+        while (len - i >= 128) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
+            __m256i d = _mm256_loadu_si256((const __m256i *)(src + i + 96));
+            __m256i any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            if (!_mm256_testz_si256(any, _mm256_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)))
+                break;
+            if (big_endian) {
+                a = _mm256_srli_epi32(a, 24);
+                b = _mm256_srli_epi32(b, 24);
+                c = _mm256_srli_epi32(c, 24);
+                d = _mm256_srli_epi32(d, 24);
+            }
+            /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
+             * each source per 32-bit lane, put back in order */
+            __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+            bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            uint8_t *out = byte_writer_before_wide_store(&writer);
+            _mm256_storeu_si256((__m256i *)out, bytes);
+            writer.out = out + 32;
+            i += 128;
+        }
+        /* Sixteen units below 0800 at a time, narrowed to 16 bits. */
+        while (len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFFF800)))
+                break;
+            __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            put_utf8_below_800(&writer, narrow);
+            i += 64;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (big_endian)
             units = swap_32(units);
