@@ -444,6 +444,29 @@ static inline void put_utf8_below_800(byte_writer *writer, __m256i units)
                     8 + (unsigned)__builtin_popcount(second));
 }
 
+/* Writes sixteen 16-bit units from 0800 to FFFF that are not surrogates as
+ * UTF-8 (Table 3-6: 1110zzzz 10yyyyyy 10xxxxxx), each unit's three bytes
+ * lead first in a 32-bit lane, the first three bytes of four lanes
+ * gathered per PSHUFB. */
+static inline void put_utf8_three_bytes(byte_writer *writer, __m256i units)
+{
+    const __m256i six_bits = _mm256_set1_epi32(0x3F);
+    const __m256i first_three = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
+                                                 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128);
+    for (int half = 0; half < 2; half++) {
+        __m256i code_point = _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(units, 1)
+                                                        : _mm256_castsi256_si128(units));
+        __m256i three = _mm256_or_si256(
+            _mm256_or_si256(_mm256_srli_epi32(code_point, 12),
+                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(code_point, 6), six_bits), 8)),
+            _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(code_point, six_bits), 16),
+                            _mm256_set1_epi32(0x8080E0)));
+        three = _mm256_shuffle_epi8(three, first_three);
+        byte_writer_put(writer, _mm256_castsi256_si128(three), 12);
+        byte_writer_put(writer, _mm256_extracti128_si256(three, 1), 12);
+    }
+}
+
 /* ---- UTF-16 with surrogate pairs (D91, Table 3-5) ----
  *
  * Sixteen units at a time: a lead surrogate D800..DBFF must be followed by
@@ -497,9 +520,10 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 32) {
         /* 32 ASCII units at a time, narrowed to bytes (PACKUSWB) */
-        while (len - i >= 64) {
+        while (narrow && len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i either = _mm256_or_si256(a, b);
@@ -527,6 +551,7 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
             utf16_pairs pairs = utf16_read_pairs(units);
             if (pairs.taken == 0)
                 break;
+            narrow = 0;
             unsigned first = pairs.kept & 0xFF, second = pairs.kept >> 8;
             put_utf8(&writer,
                      kept_code_points(_mm256_castsi256_si128(pairs.low), _mm256_castsi256_si128(pairs.top), first),
@@ -541,12 +566,18 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
                 break;
             continue;
         }
+        narrow = 1;
         __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
         if (byte_mask(ascii) == ~0u) {
             put_ascii_units(&writer, units, 16);
         } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
             put_utf8_below_800(&writer, units);
+        } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)),
+                                                           _mm256_setzero_si256())) == 0) {
+            narrow = 0; /* (and no surrogates, as seen above) */
+            put_utf8_three_bytes(&writer, units);
         } else {
+            narrow = 0;
             put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), 8, 0);
             put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), 8, 0);
         }
@@ -561,9 +592,10 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 32) {
         /* 32 ASCII units at a time, narrowed to bytes */
-        while (len - i >= 128) {
+        while (narrow && len - i >= 128) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
@@ -587,7 +619,7 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
             i += 128;
         }
         /* Sixteen units below 0800 at a time, narrowed to 16 bits. */
-        while (len - i >= 64) {
+        while (narrow && len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             if (big_endian) {
@@ -598,6 +630,25 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
                 break;
             __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
             put_utf8_below_800(&writer, narrow);
+            i += 64;
+        }
+        /* Sixteen units from 0800 to FFFF, none a surrogate, at a time */
+        while (!narrow && len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            __m256i narrow_units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            __m256i high_5 = _mm256_and_si256(narrow_units, _mm256_set1_epi16((short)0xF800));
+            __m256i below_800_or_surrogate = _mm256_or_si256(
+                _mm256_cmpeq_epi16(high_5, _mm256_setzero_si256()),
+                _mm256_cmpeq_epi16(high_5, _mm256_set1_epi16((short)0xD800)));
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)) ||
+                !_mm256_testz_si256(below_800_or_surrogate, below_800_or_surrogate))
+                break;
+            put_utf8_three_bytes(&writer, narrow_units);
             i += 64;
         }
         if (len - i < 32)
@@ -615,6 +666,7 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
+        narrow = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFFF800));
         __m256i wide = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0x7F));
         unsigned non_ascii = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(wide)) & ((1u << taken) - 1);
         if (non_ascii == 0) {

@@ -583,15 +583,58 @@ static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask3
     return out;
 }
 
+/* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
+ * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
+ * keeps every lane's first byte and the second of the 2-byte ones. */
+static inline uint8_t *put_utf8_below_800(uint8_t *out, __m512i units)
+{
+    __mmask32 longer = _mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xFF80));
+    __m512i two = _mm512_or_si512(
+        _mm512_or_si512(_mm512_srli_epi16(units, 6),
+                        _mm512_slli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3F)), 8)),
+        _mm512_set1_epi16((short)0x80C0));
+    __m512i bytes = _mm512_mask_mov_epi16(units, longer, two);
+    __mmask64 kept = 0x5555555555555555ull | _pdep_u64(longer, 0xAAAAAAAAAAAAAAAAull);
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
+    return out + count;
+}
+
 size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
+    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 64) {
+        /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+        while (narrow && len - i >= 128) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
+                                       _mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)) != 0)
+                break;
+            if (big_endian) {
+                a = _mm512_srli_epi16(a, 8);
+                b = _mm512_srli_epi16(b, 8);
+            }
+            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
+            out += 64;
+            i += 128;
+        }
+        if (len - i < 64)
+            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_16(units);
+        if (_mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800)) == 0) {
+            out = put_utf8_below_800(out, units); /* 32 units below 0800 */
+            i += 64;
+            narrow = 1;
+            continue;
+        }
+        narrow = 0;
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
@@ -622,7 +665,47 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
 {
     size_t i = 0;
     uint8_t *out = dst;
+    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    /* VPACKUSDW then VPACKUSWB work per 128-bit lane: lane k holds four
+     * units of each of the four sources, which this puts back in order */
+    const __m512i ascii_order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 64) {
+        /* 64 ASCII units at a time, narrowed to bytes */
+        while (narrow && len - i >= 256) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
+            __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
+            __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+            if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
+                break;
+            if (big_endian) {
+                a = _mm512_srli_epi32(a, 24);
+                b = _mm512_srli_epi32(b, 24);
+                c = _mm512_srli_epi32(c, 24);
+                d = _mm512_srli_epi32(d, 24);
+            }
+            __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
+            out += 64;
+            i += 256;
+        }
+        /* 32 units below 0800 at a time, narrowed to 16 bits */
+        while (narrow && len - i >= 128) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFFF800)) != 0)
+                break;
+            out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b)));
+            i += 128;
+        }
+        if (len - i < 64)
+            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
@@ -635,6 +718,7 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
         if (taken == 0)
             break;
         __mmask16 used = first_lanes_16(taken);
+        narrow = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800)) == 0;
         if (_mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x80)) == 0) {
             _mm_mask_storeu_epi8(out, used, _mm512_cvtepi32_epi8(units));
             out += taken;
