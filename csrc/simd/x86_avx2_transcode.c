@@ -105,13 +105,6 @@ static inline uint8_t *byte_writer_finish(byte_writer *writer)
     return writer->out + writer->count;
 }
 
-/* Writes the first `lanes` 32-bit lanes (of 8), and nothing else. */
-static inline void store_lanes_32(uint8_t *out, __m256i units, unsigned lanes)
-{
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    _mm256_maskstore_epi32((int *)out, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)lanes), lane), units);
-}
-
 static inline __m256i swap_16(__m256i v)
 {
     const __m256i order = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
@@ -148,6 +141,10 @@ static inline uint32_t byte_mask(__m256i v)
  * inside it. */
 #define LAST_LEAD 28
 
+/* The continuation bytes of 8 characters of 3 bytes each, as bits 0..23
+ * of a block's mask. */
+#define THREE_BYTE_RUN 0xDB6DB6u
+
 /* Each byte's predecessor one or two bytes back (zero before the block). */
 static inline __m256i byte_before(__m256i v)
 {
@@ -171,7 +168,7 @@ static inline __m256i byte_after(__m256i v)
 
 /* Packs the code units of the positions set in `last` (8 bits) of eight
  * 16-bit lanes and writes them as UTF-16 (through the byte writer) or
- * UTF-32 (exact masked stores, at *out). */
+ * UTF-32 (at *out, a whole 32-byte store). */
 static inline void put_units(byte_writer *writer, uint8_t **out, __m128i units, unsigned last,
                              int big_endian, int utf16)
 {
@@ -184,7 +181,7 @@ static inline void put_units(byte_writer *writer, uint8_t **out, __m128i units, 
     __m256i wide = _mm256_cvtepu16_epi32(units);
     if (big_endian)
         wide = swap_32(wide);
-    store_lanes_32(*out, wide, count);
+    _mm256_storeu_si256((__m256i *)*out, wide); /* whole: see put_wide_units */
     *out += 4 * count;
 }
 
@@ -207,12 +204,19 @@ static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops,
     if (big_endian)
         wide = swap_32(wide);
     unsigned count = (unsigned)__builtin_popcount(last);
-    store_lanes_32(out, wide, count);
+    /* Stored whole: the lanes past `count` are garbage, which the next
+     * store or the scalar reader overwrites; the 32 bytes stay within the
+     * room of the worst case (4 bytes per UTF-8 byte, 2 per UTF-16 byte)
+     * of the 8 units or more left to read. */
+    _mm256_storeu_si256((__m256i *)out, wide);
     return out + 4 * count;
 }
 
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* (Always inlined: each caller's constant `big_endian` and `utf16` then
+ * take their branches out of the loop.) */
+static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int utf16)
 {
     size_t i = 0;
     uint8_t *out = dst; /* UTF-32 */
@@ -248,6 +252,47 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         /* 80..BF are the signed bytes below -64 */
         __m256i is_continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
         uint32_t continuation = byte_mask(is_continuation);
+        if ((continuation & 0xFFFFFF) == THREE_BYTE_RUN) {
+            /* Bytes 0..23 are a lead byte and two continuation bytes, 8
+             * times: the run of 3-byte characters of the scripts written
+             * without spaces (Table 3-6: 1110zzzz 10yyyyyy 10xxxxxx).  Four
+             * characters per 128-bit half go to 32-bit lanes, lead in byte
+             * 2; clearing the fixed bits leaves only the payload where the
+             * shape is right, and Table 3-7 asks the code point to be 800 or
+             * more (not E0 80..9F) and not a surrogate (not ED A0..BF). */
+            __m256i characters = _mm256_loadu2_m128i((const __m128i *)(src + i + 12),
+                                                     (const __m128i *)(src + i));
+            const __m256i gather = _mm256_setr_epi8(2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128,
+                                                    2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128);
+            __m256i lane = _mm256_xor_si256(_mm256_shuffle_epi8(characters, gather),
+                                            _mm256_set1_epi32(0x00E08080));
+            __m256i code_point = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(lane, _mm256_set1_epi32(0x3F)),
+                                _mm256_and_si256(_mm256_srli_epi32(lane, 2), _mm256_set1_epi32(0xFC0))),
+                _mm256_and_si256(_mm256_srli_epi32(lane, 4), _mm256_set1_epi32(0xF000)));
+            __m256i shaped = _mm256_cmpeq_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x00F0C0C0)),
+                                                _mm256_setzero_si256());
+            __m256i out_of_range = _mm256_or_si256(
+                _mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), code_point),
+                _mm256_cmpeq_epi32(_mm256_and_si256(code_point, _mm256_set1_epi32(0xF800)),
+                                   _mm256_set1_epi32(0xD800)));
+            if (_mm256_movemask_epi8(_mm256_andnot_si256(out_of_range, shaped)) == -1) {
+                if (utf16) {
+                    __m128i units = _mm256_castsi256_si128(
+                        _mm256_permute4x64_epi64(_mm256_packus_epi32(code_point, code_point), 0x08));
+                    if (big_endian)
+                        units = _mm_shuffle_epi8(units, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+                    byte_writer_put(&writer, units, 16);
+                } else {
+                    if (big_endian)
+                        code_point = swap_32(code_point);
+                    _mm256_storeu_si256((__m256i *)out, code_point);
+                    out += 32;
+                }
+                i += 24;
+                continue;
+            }
+        }
         uint32_t leads = ~continuation;
         size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
         uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
