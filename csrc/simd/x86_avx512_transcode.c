@@ -161,8 +161,32 @@ static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
  * its length asks for (C0..DF one, E0..EF two, F0..FF three) -- the
  * continuation bytes of the block must be exactly those; (2) the second
  * byte is in its row's range. */
+/* The range a second byte must be in, by its lead's low six bits (VPERMB
+ * ignores the rest): 80..BF but E0 A0..BF, ED 80..9F, F0 90..BF, F4
+ * 80..8F; none at all for C0, C1, F5..FF.  Built once per call of a block
+ * function, outside its loop. */
+typedef struct second_byte_ranges {
+    __m512i lowest, highest;
+} second_byte_ranges;
+
+static inline second_byte_ranges second_byte_ranges_table(void)
+{
+    const __mmask64 begins_no_row = 0x3ull | ~0ull << 0x35;
+    second_byte_ranges r;
+    r.lowest = _mm512_set1_epi8((char)0x80);
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, 1ull << 0x20, _mm512_set1_epi8((char)0xA0));
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, 1ull << 0x30, _mm512_set1_epi8((char)0x90));
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, begins_no_row, _mm512_set1_epi8((char)0xFF));
+    r.highest = _mm512_set1_epi8((char)0xBF);
+    r.highest = _mm512_mask_mov_epi8(r.highest, 1ull << 0x2D, _mm512_set1_epi8((char)0x9F));
+    r.highest = _mm512_mask_mov_epi8(r.highest, 1ull << 0x34, _mm512_set1_epi8((char)0x8F));
+    r.highest = _mm512_mask_mov_epi8(r.highest, begins_no_row, _mm512_setzero_si512());
+    return r;
+}
+
 static inline uint64_t ill_formed_bytes(__m512i block, uint64_t continuation, uint64_t taken,
-                                        size_t consumed, __m512i byte_index, uint64_t *four_bytes)
+                                        size_t consumed, __m512i byte_index, uint64_t *four_bytes,
+                                        const second_byte_ranges *ranges)
 {
     uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
     uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
@@ -171,21 +195,10 @@ static inline uint64_t ill_formed_bytes(__m512i block, uint64_t continuation, ui
     *four_bytes = four;
     uint64_t misplaced = (two << 1 | three << 2 | four << 3) ^ (continuation & in_block);
     /* Every taken lead starts by byte 60, so its second byte is in the
-     * block.  The range its second byte must be in, looked up by the lead's
-     * low six bits (VPERMB ignores the rest): 80..BF but E0 A0..BF,
-     * ED 80..9F, F0 90..BF, F4 80..8F; none at all for C0, C1, F5..FF. */
+     * block, and must be in the range its lead asks (second_byte_ranges). */
     __m512i second = _mm512_permutexvar_epi8(_mm512_add_epi8(byte_index, _mm512_set1_epi8(1)), block);
-    const __mmask64 begins_no_row = 0x3ull | ~0ull << 0x35;
-    __m512i lowest = _mm512_set1_epi8((char)0x80);
-    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x20, _mm512_set1_epi8((char)0xA0));
-    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x30, _mm512_set1_epi8((char)0x90));
-    lowest = _mm512_mask_mov_epi8(lowest, begins_no_row, _mm512_set1_epi8((char)0xFF));
-    __m512i highest = _mm512_set1_epi8((char)0xBF);
-    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x2D, _mm512_set1_epi8((char)0x9F));
-    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x34, _mm512_set1_epi8((char)0x8F));
-    highest = _mm512_mask_mov_epi8(highest, begins_no_row, _mm512_setzero_si512());
-    uint64_t bad = _mm512_mask_cmplt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, lowest)) |
-                   _mm512_mask_cmpgt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, highest));
+    uint64_t bad = _mm512_mask_cmplt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, ranges->lowest)) |
+                   _mm512_mask_cmpgt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, ranges->highest));
     return misplaced | bad;
 }
 
@@ -343,6 +356,7 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
     size_t i = 0;
     uint8_t *out = dst;
     const __m512i byte_index = byte_index_vector();
+    const second_byte_ranges ranges = second_byte_ranges_table();
     while (len - i >= 64) {
         __m512i block = _mm512_loadu_si512((const void *)(src + i));
         uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
@@ -396,7 +410,7 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
         uint64_t ill_formed = ill_formed_bytes(block, continuation, taken, consumed, byte_index,
-                                               &four_bytes);
+                                               &four_bytes, &ranges);
         if (ill_formed != 0) {
             /* The first flagged byte is where a character breaks: a byte
              * the one before it expected as continuation, a continuation
