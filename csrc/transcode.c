@@ -182,9 +182,16 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_ASCII)
         return utfkit_active_kernel->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_active_kernel;
-    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0 &&
-        kernel->utf16_surrogates(src, len, form == UTFKIT_UTF16BE) == 0)
-        return 1; /* D91: units without surrogates are well-formed; counting them is cheap */
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
+        /* D91: units without surrogates are well-formed, and counting them
+         * is cheap -- tried when the first KiB has none (text with
+         * surrogates goes straight to the pairing check below). */
+        size_t probe = len < 1024 ? len : 1024;
+        int big_endian = form == UTFKIT_UTF16BE;
+        if (kernel->utf16_surrogates(src, probe, big_endian) == 0 &&
+            kernel->utf16_surrogates(src + probe, len - probe, big_endian) == 0)
+            return 1;
+    }
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
         kernel->utf16_validate_utf8_length != NULL) {
         size_t length;
