@@ -88,7 +88,7 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return overlapping;
     if (from == to && len != 0 && cap >= len &&
         (from == UTFKIT_UTF8 || ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) &&
-                                 utfkit_active_kernel->utf16_validate_utf8_length != NULL)) &&
+                                 utfkit_kernel_active()->utf16_validate_utf8_length != NULL)) &&
         utfkit_validate(src, len, from)) {
         /* Well-formed text (D92, D91) is its own conversion, whatever
          * `errors` says: one validation on the kernel's vectors, then a
@@ -115,7 +115,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
     if (from == UTFKIT_UTF8 && (to_utf16 || to_utf32) && kernel->utf8_validate_census != NULL) {
@@ -180,8 +180,8 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_LATIN1)
         return 1; /* every byte is a code point */
     if (form == UTFKIT_ASCII)
-        return utfkit_active_kernel->ascii_prefix_length(src, len) == len;
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+        return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
         /* D91: units without surrogates are well-formed, and counting them
          * is cheap -- tried when the first KiB has none (text with
@@ -235,7 +235,7 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
         utfkit_sink sink = sink_over(NULL, 0);
         return transcode_read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
     }
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     if (from == UTFKIT_UTF8) {
         if (to == UTFKIT_UTF8)
