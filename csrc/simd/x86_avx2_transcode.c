@@ -625,7 +625,9 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    /* What the last step's units were: all below 0800, or all 0800..FFFF
+     * (the steps for those are tried only then) */
+    int narrow = 1, three = 0;
     while (len - i >= 32) {
         /* 32 ASCII units at a time, narrowed to bytes */
         while (narrow && len - i >= 128) {
@@ -661,12 +663,12 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
             }
             if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFFF800)))
                 break;
-            __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            put_utf8_below_800(&writer, narrow);
+            __m256i units16 = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            put_utf8_below_800(&writer, units16);
             i += 64;
         }
         /* Sixteen units from 0800 to FFFF, none a surrogate, at a time */
-        while (!narrow && len - i >= 64) {
+        while (three && len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             if (big_endian) {
@@ -700,6 +702,8 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
         if (taken == 0)
             break;
         narrow = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFFF800));
+        three = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFF0000)) &&
+                _mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), units)) == 0;
         __m256i wide = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0x7F));
         unsigned non_ascii = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(wide)) & ((1u << taken) - 1);
         if (non_ascii == 0) {
