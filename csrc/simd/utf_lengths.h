@@ -294,10 +294,9 @@ int UTF_LENGTHS_NAME(utf16_validate_utf8_length)(const uint8_t *src, size_t len,
     const vec_t above_7FF = vec_splat16(0xF800), surrogate = vec_splat16(0xD800);
     const vec_t high_6_bits = vec_splat16(0xFC00), trail = vec_splat16(0xDC00);
     uint64_t misplaced = 0, carry = 0;
-    size_t surrogate_bits = 0;
     while (end - i >= VEC_BYTES) {
         size_t vectors = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_WORD_FOLD);
-        vec_t ascii = zero, below_800 = zero;
+        vec_t ascii = zero, below_800 = zero, surrogates = zero;
         for (size_t k = 0; k < vectors; k++, i += VEC_BYTES) {
             vec_t unit = vec_load(src + i);
             if (big_endian)
@@ -305,23 +304,21 @@ int UTF_LENGTHS_NAME(utf16_validate_utf8_length)(const uint8_t *src, size_t len,
             vec_t high_5 = vec_and(unit, above_7FF);
             ascii = vec_count_eq16(ascii, vec_and(unit, not_ascii), zero);
             below_800 = vec_count_eq16(below_800, high_5, zero);
-            /* the surrogates, counted from their mask; only a vector with
-             * one, or after a lead, needs the pairs checked */
-            uint64_t surrogates = vec_eq16_mask(high_5, surrogate);
-            if ((surrogates | carry) == 0)
+            surrogates = vec_count_eq16(surrogates, high_5, surrogate);
+            /* only a vector with a surrogate, or after a lead, needs the
+             * pairs checked */
+            if ((vec_eq16_mask(high_5, surrogate) | carry) == 0)
                 continue;
-            surrogate_bits += (size_t)__builtin_popcountll(surrogates);
             vec_t high_6 = vec_and(unit, high_6_bits);
             uint64_t leads = vec_eq16_mask(high_6, surrogate);
             uint64_t trails = vec_eq16_mask(high_6, trail);
             misplaced |= trails ^ (((leads << VEC_MASK16_BITS) | carry) & all);
             carry = leads >> (UTF_LENGTHS_MASK16_WIDTH - VEC_MASK16_BITS);
         }
-        less += vec_sum16(ascii) + vec_sum16(below_800);
+        less += vec_sum16(ascii) + vec_sum16(below_800) + vec_sum16(surrogates);
         if (misplaced != 0)
             return 0;
     }
-    less += surrogate_bits / VEC_MASK16_BITS;
     int after_lead = carry != 0;
     for (; i < end; i += 2) {
         uint32_t unit = UTF_LENGTHS_NAME(unit16)(src + i, big_endian);
