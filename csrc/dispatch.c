@@ -59,6 +59,18 @@ static const utfkit_transcoders transcoders_avx512 = {
 #endif
 const utfkit_transcoders *utfkit_active_transcoders = &no_transcoders;
 
+/* Latin-1 blocks, per kernel (kernels.h); sse4's count with POPCNT too. */
+static const utfkit_latin1_blocks no_latin1_blocks = {NULL, NULL};
+#if defined(UTFKIT_X86_64)
+static const utfkit_latin1_blocks latin1_blocks_sse4 = {utfkit_latin1_to_utf8_sse4,
+                                                        utfkit_utf8_to_latin1_sse4};
+static const utfkit_latin1_blocks latin1_blocks_avx2 = {utfkit_latin1_to_utf8_avx2,
+                                                        utfkit_utf8_to_latin1_avx2};
+static const utfkit_latin1_blocks latin1_blocks_avx512 = {utfkit_latin1_to_utf8_avx512,
+                                                          utfkit_utf8_to_latin1_avx512};
+#endif
+const utfkit_latin1_blocks *utfkit_active_latin1_blocks = &no_latin1_blocks;
+
 /* From slowest to fastest; the best available is the last one that runs. */
 static const utfkit_kernel *const all_kernels[] = {
     &kernel_scalar,
@@ -108,6 +120,23 @@ static const utfkit_transcoders *transcoders_for(const utfkit_kernel *kernel)
 #endif
     (void)kernel;
     return &no_transcoders;
+}
+
+static const utfkit_latin1_blocks *latin1_blocks_for(const utfkit_kernel *kernel)
+{
+    const utfkit_transcoders *transcoders = transcoders_for(kernel);
+#if defined(UTFKIT_X86_64)
+    if (transcoders == &transcoders_avx512)
+        return &latin1_blocks_avx512; /* (VBMI2's VPCOMPRESSB) */
+    if (transcoders == &transcoders_avx2)
+        return &latin1_blocks_avx2;
+#if defined(__GNUC__) || defined(__clang__)
+    if (kernel == &kernel_sse4 && __builtin_cpu_supports("popcnt"))
+        return &latin1_blocks_sse4;
+#endif
+#endif
+    (void)transcoders;
+    return &no_latin1_blocks;
 }
 
 static const utfkit_kernel *best_kernel(void)
@@ -222,6 +251,7 @@ int utfkit_set_backend(const char *name)
             return -2;
     }
     utfkit_active_transcoders = transcoders_for(kernel);
+    utfkit_active_latin1_blocks = latin1_blocks_for(kernel);
     if (name == NULL) {
         kernel = automatic(kernel);
     } else {

@@ -167,4 +167,29 @@ UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 #endif
 
+/* ---- Latin-1 blocks (csrc/simd/x86_latin1.c) ----
+ *
+ * Transcoding blocks with the contract above (`big_endian` unused):
+ *   latin1_to_utf8: src is Latin-1, every byte a character (never refused).
+ *   utf8_to_latin1: src is unchecked UTF-8, read from a character boundary;
+ *     only ASCII and the pairs C2..C3 80..BF (Table 3-7, U+0080..U+00FF)
+ *     are consumed, whole, so everything else -- errors and characters
+ *     above U+00FF alike -- is left to the scalar reader (latin1.c).
+ * A NULL member: the scalar reader does all of that direction.  Set with
+ * utfkit_active_kernel. */
+typedef struct utfkit_latin1_blocks {
+    utfkit_transcode_block latin1_to_utf8, utf8_to_latin1;
+} utfkit_latin1_blocks;
+
+extern const utfkit_latin1_blocks *utfkit_active_latin1_blocks;
+
+#if defined(UTFKIT_X86_64)
+#define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
+    size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf8_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
+UTFKIT_DECLARE_LATIN1_BLOCKS(sse4)
+UTFKIT_DECLARE_LATIN1_BLOCKS(avx2)
+UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)
+#endif
+
 #endif /* UTFKIT_KERNELS_H */
