@@ -284,18 +284,20 @@ size_t utfkit_latin1_to_utf8_avx512(const uint8_t *src, size_t len, int big_endi
      * its UTF-8 form (Table 3-6), whose second byte VPCOMPRESSB keeps only
      * above 7F. */
     while (i < len) {
-        size_t count = len - i < 32 ? len - i : 32;
-        __m256i bytes = _mm256_maskz_loadu_epi8((__mmask32)first_bits(count), src + i);
-        uint32_t high = _mm256_movepi8_mask(bytes);
-        if (high == 0 && count == 32 && len - i >= 64) {
-            __m512i next = _mm512_loadu_si512((const void *)(src + i));
-            if (_mm512_movepi8_mask(next) == 0) {
-                _mm512_storeu_si512((void *)(dst + out), next);
-                i += 64;
-                out += 64;
+        if (len - i >= 128) { /* ASCII, two vectors at a time, unmasked */
+            __m512i first = _mm512_loadu_si512((const void *)(src + i));
+            __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
+                _mm512_storeu_si512((void *)(dst + out), first);
+                _mm512_storeu_si512((void *)(dst + out + 64), second);
+                i += 128;
+                out += 128;
                 continue;
             }
         }
+        size_t count = len - i < 32 ? len - i : 32;
+        __m256i bytes = _mm256_maskz_loadu_epi8((__mmask32)first_bits(count), src + i);
+        uint32_t high = _mm256_movepi8_mask(bytes);
         __m512i code_points = _mm512_cvtepu8_epi16(bytes);
         __m512i two_bytes = _mm512_or_si512(
             _mm512_or_si512(_mm512_srli_epi16(code_points, 6), _mm512_set1_epi16(0xC0)),
@@ -326,6 +328,17 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
         _mm512_set1_epi8(1));
     size_t i = 0, out = 0;
     while (i < len) {
+        if (len - i >= 128) { /* ASCII, two vectors at a time, unmasked */
+            __m512i first = _mm512_loadu_si512((const void *)(src + i));
+            __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
+                _mm512_storeu_si512((void *)(dst + out), first);
+                _mm512_storeu_si512((void *)(dst + out + 64), second);
+                i += 128;
+                out += 128;
+                continue;
+            }
+        }
         size_t count = len - i < 64 ? len - i : 64;
         uint64_t present = first_bits(count);
         __m512i bytes = _mm512_maskz_loadu_epi8(present, src + i);
