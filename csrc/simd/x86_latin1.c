@@ -316,6 +316,30 @@ size_t utfkit_latin1_to_utf8_avx512(const uint8_t *src, size_t len, int big_endi
     return i;
 }
 
+/* The bytes of UTF-8 at src narrowed to Latin-1 in one vector: `high`,
+ * `lead` and `continuation` as in narrowed_prefix (64 bits wide), `carry`
+ * 1 if byte 0 continues a pair whose lead byte was taken before.  Takes up
+ * to the first byte out of place, and at most `count`, never a lead byte
+ * whose continuation byte it does not take -- a lead byte at count - 1
+ * only when lead_completed says its continuation byte, after the vector,
+ * is there. */
+static inline size_t narrowed_prefix_64(uint64_t high, uint64_t lead, uint64_t continuation,
+                                        uint64_t carry, size_t count, int lead_completed)
+{
+    uint64_t last = 1ull << (count - 1);
+    uint64_t whole_lead = lead_completed ? lead : lead & ~last;
+    uint64_t expected = (whole_lead << 1 | carry) & first_bits(count);
+    uint64_t out_of_place = (high & ~(lead | continuation)) | (continuation ^ expected);
+    size_t taken = lead & ~whole_lead ? count - 1 : count;
+    if (out_of_place != 0) {
+        size_t first = (size_t)__builtin_ctzll(out_of_place);
+        if (first != 0 && (lead >> (first - 1) & 1))
+            first--; /* the lead byte of a pair cut at `first` */
+        taken = first < taken ? first : taken;
+    }
+    return taken;
+}
+
 size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                     size_t *written)
 {
@@ -326,9 +350,11 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
                         31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
         _mm512_set1_epi8(1));
+    const __m512i c0 = _mm512_set1_epi8((char)0xC0);
     size_t i = 0, out = 0;
+    uint64_t carry = 0;
     while (i < len) {
-        if (len - i >= 128) { /* ASCII, two vectors at a time, unmasked */
+        if (len - i >= 128 && carry == 0) { /* ASCII, two vectors at a time, unmasked */
             __m512i first = _mm512_loadu_si512((const void *)(src + i));
             __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
             if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
@@ -339,35 +365,33 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
                 continue;
             }
         }
-        size_t count = len - i < 64 ? len - i : 64;
+        /* Whole vectors while a byte follows them: the next vector's first
+         * byte decides a lead byte at the end, and i moves by 64 whatever
+         * the text, so that no load waits for the masks before it. */
+        int whole = len - i > 64;
+        size_t count = whole ? 64 : len - i;
         uint64_t present = first_bits(count);
-        __m512i bytes = _mm512_maskz_loadu_epi8(present, src + i);
+        __m512i bytes = whole ? _mm512_loadu_si512((const void *)(src + i))
+                              : _mm512_maskz_loadu_epi8(present, src + i);
         uint64_t high = _mm512_movepi8_mask(bytes);
         if (high == 0) {
             _mm512_mask_storeu_epi8(dst + out, present, bytes);
             i += count;
             out += count;
-            continue;
+            continue; /* (carry is 0: byte 0 is ASCII) */
         }
         uint64_t lead = _mm512_cmpeq_epi8_mask(
             _mm512_and_si512(bytes, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)0xC2));
         /* 80..BF are the signed bytes below -64 (C0) */
-        uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, _mm512_set1_epi8((char)0xC0));
-        /* as narrowed_prefix, 64 bits wide */
-        uint64_t last = 1ull << (count - 1);
-        uint64_t whole_lead = lead & ~last;
-        uint64_t out_of_place = (high & ~(lead | continuation)) | (continuation ^ (whole_lead << 1));
-        size_t taken = lead & last ? count - 1 : count;
-        if (out_of_place != 0) {
-            size_t first = (size_t)__builtin_ctzll(out_of_place);
-            if (first != 0 && (lead >> (first - 1) & 1))
-                first--; /* the lead byte of a pair cut at `first` */
-            taken = first < taken ? first : taken;
-        }
+        uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
+        int lead_completed = whole && (int8_t)src[i + 64] < (int8_t)0xC0;
+        size_t taken = narrowed_prefix_64(high, lead, continuation, carry, count, lead_completed);
         if (taken == 0)
             break;
         /* Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, made at the lead */
         __m512i following = _mm512_permutexvar_epi8(following_index, bytes);
+        if (whole)
+            following = _mm512_mask_set1_epi8(following, 1ull << 63, (char)src[i + 64]);
         __m512i value = _mm512_or_si512(
             _mm512_slli_epi16(_mm512_and_si512(bytes, _mm512_set1_epi8(0x03)), 6),
             _mm512_and_si512(following, _mm512_set1_epi8(0x3F)));
@@ -378,6 +402,7 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
                                 _mm512_maskz_compress_epi8(kept, narrowed));
         i += taken;
         out += produced;
+        carry = taken == 64 ? lead >> 63 : 0;
         if (taken + 1 < count)
             break; /* stopped before a byte it does not take */
     }
