@@ -83,8 +83,8 @@ static UTFKIT_ALWAYS_INLINE size_t latin1_step(const uint8_t *src, size_t *i, si
 static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t len, int ascii,
                                                       int errors, utfkit_sink *sink, int to)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
-    utfkit_transcode_block widen = utfkit_active_latin1_blocks->latin1_to_utf8;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block widen = kernel->latin1_to_utf8;
     block_schedule schedule = BLOCK_SCHEDULE_START;
     size_t i = 0, subpart = 0;
     int status = UTFKIT_OK;
@@ -111,7 +111,7 @@ static utfkit_result narrow_to_narrow(const uint8_t *src, size_t len, int ascii,
     }
     static const uint8_t question_mark = '?';
     for (size_t i = 0; i < len;) {
-        size_t run = utfkit_active_kernel->ascii_prefix_length(src + i, len - i);
+        size_t run = utfkit_kernel_active()->ascii_prefix_length(src + i, len - i);
         sink_append(sink, src + i, run);
         i += run;
         if (i == len)
@@ -188,9 +188,8 @@ static size_t narrow_code_points(const uint32_t *code_points, size_t n, uint32_t
  * has room for n). */
 static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *dst, size_t *made)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
-    utfkit_transcode_block narrow = to == UTFKIT_LATIN1
-                                        ? utfkit_active_latin1_blocks->utf8_to_latin1 : NULL;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block narrow = to == UTFKIT_LATIN1 ? kernel->utf8_to_latin1 : NULL;
     size_t i = 0, o = 0;
     while (i < n) {
         if (narrow != NULL) {

@@ -1,7 +1,7 @@
 /*
- * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h,
- * utfkit_latin1_blocks): Latin-1 widened to UTF-8 and UTF-8 narrowed to
- * Latin-1, for the sse4, avx2 and avx512 kernels.
+ * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h:
+ * latin1_to_utf8, utf8_to_latin1): Latin-1 widened to UTF-8 and UTF-8
+ * narrowed to Latin-1, for the sse4, avx2 and avx512 kernels.
  *
  * A Latin-1 byte is the code point of its value, so its UTF-8 form is the
  * byte itself below 80 and two bytes C2..C3 80..BF from 80 to FF (Unicode
@@ -32,11 +32,19 @@
 
 /* ---- sse4: SSSE3 (PSHUFB), SSE4.1 (PMOVZXBW, PBLENDVB) ---- */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("ssse3,sse4.1,popcnt"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("ssse3,sse4.1"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("ssse3,sse4.1,popcnt")
+#pragma GCC target("ssse3,sse4.1")
 #endif
+
+/* The set bits of an 8-bit mask (the sse4 kernel does not require POPCNT). */
+static inline size_t bits_set_8(unsigned mask)
+{
+    mask = mask - ((mask >> 1) & 0x55);
+    mask = (mask & 0x33) + ((mask >> 2) & 0x33);
+    return (mask + (mask >> 4)) & 0x0F;
+}
 
 /* Eight Latin-1 code points in 16-bit lanes -> the lanes' UTF-8 forms,
  * first byte low (Table 3-6); a lane below 80 keeps its value. */
@@ -99,9 +107,9 @@ static inline void widen_16(const uint8_t *src, uint8_t *dst, held_output *outpu
     }
     unsigned low_half = high & 0xFF, high_half = high >> 8;
     store_and_hold(dst, output, widened_half(bytes, low_half),
-                   8 + (size_t)__builtin_popcount(low_half));
+                   8 + bits_set_8(low_half));
     store_and_hold(dst, output, widened_half(_mm_srli_si128(bytes, 8), high_half),
-                   8 + (size_t)__builtin_popcount(high_half));
+                   8 + bits_set_8(high_half));
 }
 
 size_t utfkit_latin1_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
@@ -171,9 +179,9 @@ static inline unsigned narrow_16(const uint8_t *src, uint8_t *dst, held_output *
     store_and_hold(dst, output,
                     _mm_shuffle_epi8(narrowed, _mm_load_si128((const __m128i *)
                                                               utfkit_latin1_kept_bytes[low_half])),
-                    (size_t)__builtin_popcount(low_half));
+                    bits_set_8(low_half));
     store_and_hold(dst, output, _mm_shuffle_epi8(narrowed, high_control),
-                    (size_t)__builtin_popcount(high_half));
+                    bits_set_8(high_half));
     return taken;
 }
 
