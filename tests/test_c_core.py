@@ -201,3 +201,16 @@ def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(tmp_pat
     stdout = _build_and_run(UTFE8_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
     checked = int(stdout.strip().splitlines()[-1].split()[0])
     assert checked > 100_000, stdout
+
+
+LATIN1_PARTIAL_PROGRAM_SOURCE = CSRC / "tests" / "test_latin1_partial.c"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_latin1_ascii_and_bounded_conversion_equal_their_references_under_every_kernel(
+        tmp_path, core_objects, mode):
+    stdout = _build_and_run(LATIN1_PARTIAL_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+    for number in range(1, 4):
+        assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
+    checked = int(stdout.strip().splitlines()[-1].split()[0])
+    assert checked > 1_000_000, stdout
