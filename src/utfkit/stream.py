@@ -200,6 +200,13 @@ class Validator:
     is the chunk that was being fed.  After an error every ``feed`` and
     ``finish`` raises the same error again until ``reset()``.
 
+    A byte-order-mark form (``utf-16``, ``utf-32``, ``utf-8-sig``) holds
+    its first bytes until they are a whole mark or cannot begin one, then
+    validates the rest in the fixed form that decides (CPython's decoders'
+    rule); its errors are those of ``utfkit.check`` on the whole stream,
+    named after the fixed form (``utf-16-le``, ...; ``utf-8-sig`` counts
+    from after its mark, as CPython does).
+
     ``finish()`` raises if the stream ends inside a character (``reason``
     "unexpected end of data" for UTF-8, ``object`` the unfinished bytes);
     ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
