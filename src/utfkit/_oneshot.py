@@ -337,10 +337,13 @@ def _without_mark(data: object, plan: _Plan, function: str) -> Tuple[object, Enc
     """For a conversion from or to a byte-order-mark form: the data after
     its mark, the fixed form it is in, the mark's length, the mark to
     write first, and the fixed form to write."""
-    source = input_view(data, function)
-    fixed, skip = read_mark(plan.source, source)
-    release(source)
-    rest = memoryview(data).cast("B")[skip:] if skip else data  # type: ignore[arg-type]
+    try:  # (a memoryview reads the mark with no cffi view to make and release)
+        view: Any = data if type(data) is bytes else memoryview(data).cast("B")  # type: ignore[arg-type]
+    except (TypeError, ValueError, BufferError):
+        input_view(data, function)  # raises the error every call gives for such data
+        raise
+    fixed, skip = read_mark(plan.source, view)
+    rest = view[skip:] if skip else data
     marks = plan.target.marks
     return rest, fixed, skip, marks[0][0] if marks else b"", marks[0][1] if marks else plan.target.name
 
