@@ -36,7 +36,8 @@ if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files", "utfe8_reference")
 
-from utfkit import _kernels  # noqa: E402  (after the path set-up above)
+import c_build  # noqa: E402  (after the path set-up above)
+from utfkit import _kernels  # noqa: E402
 from vector_files import VECTORS_DIR  # noqa: E402
 
 # ---- kernels ------------------------------------------------------------------
@@ -146,6 +147,28 @@ def pytest_configure(config):
         "large_memory: needs several GiB of free RAM (skipped otherwise)",
     )
     _register_hypothesis_profiles(len(kernels_under_test(config)), full_matrix(config))
+
+
+@pytest.hookimpl(trylast=True)  # after -k / -m have deselected what they will
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of modules that build C programs (they define
+    `start_c_builds`: test_c_core.py, test_fuzz_regressions.py) go last, and
+    their builds start now, on a thread of their own (c_build.py): the
+    compiler works on the machine's second core while the Python tests run."""
+    starters = []
+    for item in items:
+        start = getattr(getattr(item, "module", None), "start_c_builds", None)
+        if start is not None and start not in starters:
+            starters.append(start)
+    if not starters:
+        return
+    items.sort(key=lambda item: hasattr(getattr(item, "module", None), "start_c_builds"))  # stable
+    for start in starters:
+        start(config)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    c_build.shutdown()
 
 
 def pytest_report_header(config):
