@@ -315,6 +315,10 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
             begin += read;
             if (begin == len)
                 break;
+            if (read == n) {
+                detour = NARROW_DETOUR;
+                continue; /* a whole piece read straight: the next one too */
+            }
             detour = read != 0 ? NARROW_DETOUR : detour < NARROW_PIECE ? 2 * detour : detour;
             stretch = detour;
         }
