@@ -392,14 +392,15 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
             _mm512_and_si512(bytes, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)0xC2));
         /* 80..BF are the signed bytes below -64 (C0) */
         uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
-        int lead_completed = whole && (int8_t)src[i + 64] < (int8_t)0xC0;
+        /* each byte's next one: for whole vectors one more load (byte 64
+         * is there), else a permute of the vector (byte 63's is unused) */
+        __m512i following = whole ? _mm512_loadu_si512((const void *)(src + i + 1))
+                                  : _mm512_permutexvar_epi8(following_index, bytes);
+        int lead_completed = whole && _mm512_cmplt_epi8_mask(following, c0) >> 63;
         size_t taken = narrowed_prefix_64(high, lead, continuation, carry, count, lead_completed);
         if (taken == 0)
             break;
         /* Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, made at the lead */
-        __m512i following = _mm512_permutexvar_epi8(following_index, bytes);
-        if (whole)
-            following = _mm512_mask_set1_epi8(following, 1ull << 63, (char)src[i + 64]);
         __m512i value = _mm512_or_si512(
             _mm512_slli_epi16(_mm512_and_si512(bytes, _mm512_set1_epi8(0x03)), 6),
             _mm512_and_si512(following, _mm512_set1_epi8(0x3F)));
