@@ -43,11 +43,15 @@ static const utfkit_kernel kernel_avx512 =
 static const utfkit_kernel kernel_neon = KERNEL(neon, neon, scalar, NULL, NULL);
 #endif
 
-/* Transcoding blocks, per kernel (kernels.h).  The avx512 ones need VBMI
+/* Transcoding blocks, per kernel (kernels.h); sse4 also needs POPCNT.  The avx512 ones need VBMI
  * and VBMI2 as well, which not every AVX-512 CPU has; without them the
  * avx512 kernel transcodes with the avx2 blocks. */
 static const utfkit_transcoders no_transcoders = {NULL, NULL, NULL, NULL, NULL, NULL};
 #if defined(UTFKIT_X86_64)
+static const utfkit_transcoders transcoders_sse4 = {
+    utfkit_utf8_to_utf16_sse4, utfkit_utf8_to_utf32_sse4,
+    utfkit_utf16_to_utf8_sse4, utfkit_utf32_to_utf8_sse4,
+    utfkit_utf16_to_utf32_sse4, utfkit_utf32_to_utf16_sse4};
 static const utfkit_transcoders transcoders_avx2 = {
     utfkit_utf8_to_utf16_avx2, utfkit_utf8_to_utf32_avx2,
     utfkit_utf16_to_utf8_avx2, utfkit_utf32_to_utf8_avx2,
@@ -105,6 +109,8 @@ static const utfkit_transcoders *transcoders_for(const utfkit_kernel *kernel)
         return &transcoders_avx512;
     if ((kernel == &kernel_avx512 || kernel == &kernel_avx2) && utfkit_transcoders_supported_avx2())
         return &transcoders_avx2;
+    if (kernel == &kernel_sse4 && utfkit_transcoders_supported_sse4())
+        return &transcoders_sse4;
 #endif
     (void)kernel;
     return &no_transcoders;

@@ -163,6 +163,7 @@ extern const utfkit_transcoders *utfkit_active_transcoders;
     size_t utfkit_utf16_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf32_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     int utfkit_transcoders_supported_##suffix(void);
+UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 #endif
