@@ -1,9 +1,9 @@
 """Writes csrc/simd/x86_shuffle_tables.h, the PSHUFB tables of the AVX2
-transcoding blocks (x86_avx2_transcode.c).  Run from the repository root:
+and SSE4 transcoding blocks (x86_avx2_transcode.c, x86_sse4_transcode.c).  Run from the repository root:
 
     python3 csrc/simd/gen_x86_shuffle_tables.py
 
-Two tables of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
+Three tables of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
 
 utfkit_lane_prefixes[i]
     For four 32-bit lanes holding the UTF-8 bytes of one character each,
@@ -39,6 +39,15 @@ def kept_units(mask: int) -> list[int]:
     return control + [ZERO] * (16 - len(control))
 
 
+def one_or_two_bytes(mask: int) -> list[int]:
+    control = []
+    for lane in range(8):
+        control.append(2 * lane)
+        if mask >> lane & 1:
+            control.append(2 * lane + 1)
+    return control + [ZERO] * (16 - len(control))
+
+
 def row(values: list[int]) -> str:
     return "{" + ", ".join(f"0x{value:02X}" for value in values) + "}"
 
@@ -64,6 +73,9 @@ def main() -> None:
     lines += ["};", "", "static const uint8_t utfkit_kept_units[256][16] __attribute__((aligned(16))) = {"]
     for mask in range(256):
         lines.append(f"    {row(kept_units(mask))},")
+    lines += ["};", "", "static const uint8_t utfkit_one_or_two_bytes[256][16] __attribute__((aligned(16))) = {"]
+    for mask in range(256):
+        lines.append(f"    {row(one_or_two_bytes(mask))},")
     lines += ["};", "", "#endif /* UTFKIT_X86_SHUFFLE_TABLES_H */", ""]
     target = Path(__file__).with_name("x86_shuffle_tables.h")
     target.write_text("\n".join(lines), encoding="ascii")

@@ -173,6 +173,110 @@ static inline void put_units(byte_writer *writer, __m128i units, __m128i tops, u
         byte_writer_put(writer, second, 4 * (count - 4));
 }
 
+/* Steps for the commonest blocks of non-ASCII text, each checked against
+ * Table 3-7 as the general step is; a block that fails its test goes to the
+ * general step.  Each returns the bytes it consumed, 0 if the block is not
+ * its kind. */
+
+/* Characters of one or two bytes only (no byte E0..FF), as in Cyrillic,
+ * Greek, Arabic or Hebrew text: every C2..DF lead byte has one continuation
+ * byte after it; C0 and C1 begin no row.  A lead byte in byte 15 waits for
+ * the next step. */
+static inline size_t one_or_two_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    if (byte_mask(at_least(block, 0xE0)) != 0)
+        return 0;
+    __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+    uint32_t continuation = byte_mask(is_continuation);
+    uint32_t leads = byte_mask(at_least(block, 0xC0));
+    size_t consumed = 16 - (leads >> 15);
+    uint32_t in_block = (1u << consumed) - 1;
+    __m128i c0_or_c1 = _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0));
+    if (((leads << 1) & 0xFFFF) != continuation || (byte_mask(c0_or_c1) & in_block) != 0)
+        return 0;
+    /* at each character's last byte: low byte yyxxxxxx, high byte 00000yyy */
+    __m128i before = _mm_and_si128(byte_before(block), is_continuation);
+    __m128i low = _mm_or_si128(_mm_and_si128(block, _mm_set1_epi8(0x7F)),
+                               _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+    __m128i high = _mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x07));
+    uint32_t last = ~(continuation >> 1) & in_block;
+    int swap = utf16 && big_endian;
+    __m128i zero = _mm_setzero_si128();
+    put_units(writer, swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high), zero, last & 0xFF,
+              big_endian, utf16);
+    put_units(writer, swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high), zero, last >> 8,
+              big_endian, utf16);
+    return consumed;
+}
+
+/* Five characters of three bytes in bytes 0..14, as in Chinese or
+ * Japanese text: E0..EF lead bytes at 0, 3, 6, 9, 12 with two continuation
+ * bytes each (E0: A0..BF first; ED: 80..9F first). */
+static inline size_t three_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    const uint32_t lead_positions = 0x1249, continuation_positions = 0x6DB6;
+    uint32_t continuation = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-64), block));
+    if ((continuation & 0x7FFF) != continuation_positions)
+        return 0;
+    __m128i second = byte_after(block);
+    __m128i narrow = _mm_or_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)), at_most(second, 0x9F)),
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)), at_least(second, 0xA0)));
+    uint32_t three = byte_mask(at_least(block, 0xE0)) & ~byte_mask(at_least(block, 0xF0));
+    if ((three & lead_positions) != lead_positions || (byte_mask(narrow) & lead_positions) != 0)
+        return 0;
+    /* per character: last two bytes as 10yyyyyy:10xxxxxx, lead byte as 1110zzzz:0 */
+    __m128i tail = _mm_shuffle_epi8(block, _mm_setr_epi8(2, 1, 5, 4, 8, 7, 11, 10, 14, 13, -1, -1, -1, -1, -1, -1));
+    __m128i lead = _mm_shuffle_epi8(block, _mm_setr_epi8(-1, 0, -1, 3, -1, 6, -1, 9, -1, 12, -1, -1, -1, -1, -1, -1));
+    __m128i units = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(tail, _mm_set1_epi16(0x3F)),
+                     _mm_and_si128(_mm_srli_epi16(tail, 2), _mm_set1_epi16(0x0FC0))),
+        _mm_slli_epi16(lead, 4));
+    if (utf16) {
+        byte_writer_put(writer, big_endian ? swap_16(units) : units, 10);
+    } else {
+        __m128i first = _mm_cvtepu16_epi32(units), fifth = _mm_cvtepu16_epi32(_mm_srli_si128(units, 8));
+        byte_writer_put(writer, big_endian ? swap_32(first) : first, 16);
+        byte_writer_put(writer, big_endian ? swap_32(fifth) : fifth, 4);
+    }
+    return 15;
+}
+
+/* Four characters of four bytes, as in emoji: F0..F4 lead bytes at 0, 4,
+ * 8, 12 with three continuation bytes each (F0: 90..BF first; F4: 80..8F
+ * first); to UTF-16, four surrogate pairs (Table 3-5). */
+static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    const uint32_t lead_positions = 0x1111;
+    uint32_t continuation = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-64), block));
+    if (continuation != 0xEEEE)
+        return 0;
+    __m128i second = byte_after(block);
+    __m128i narrow = _mm_or_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF0)), at_most(second, 0x8F)),
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF4)), at_least(second, 0x90)));
+    uint32_t four = byte_mask(at_least(block, 0xF0)) & ~byte_mask(at_least(block, 0xF5));
+    if ((four & lead_positions) != lead_positions || (byte_mask(narrow) & lead_positions) != 0)
+        return 0;
+    /* lead byte first in each lane's high byte: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+    __m128i bytes = swap_32(block);
+    __m128i code_point = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(bytes, _mm_set1_epi32(0x3F)),
+                     _mm_and_si128(_mm_srli_epi32(bytes, 2), _mm_set1_epi32(0xFC0))),
+        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(bytes, 4), _mm_set1_epi32(0x3F000)),
+                     _mm_and_si128(_mm_srli_epi32(bytes, 6), _mm_set1_epi32(0x1C0000))));
+    if (utf16) {
+        __m128i offset = _mm_sub_epi32(code_point, _mm_set1_epi32(0x10000));
+        __m128i lead = _mm_or_si128(_mm_srli_epi32(offset, 10), _mm_set1_epi32(0xD800));
+        __m128i trail = _mm_or_si128(_mm_and_si128(offset, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+        __m128i pairs = _mm_or_si128(lead, _mm_slli_epi32(trail, 16));
+        byte_writer_put(writer, big_endian ? swap_16(pairs) : pairs, 16);
+    } else {
+        byte_writer_put(writer, big_endian ? swap_32(code_point) : code_point, 16);
+    }
+    return 16;
+}
+
 static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written, int utf16)
 {
@@ -201,6 +305,15 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                 writer.out = out + 64;
             }
             i += 16;
+            continue;
+        }
+        size_t fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
+        if (fast == 0)
+            fast = three_byte_step(block, &writer, big_endian, utf16);
+        if (fast == 0)
+            fast = four_byte_step(block, &writer, big_endian, utf16);
+        if (fast != 0) {
+            i += fast;
             continue;
         }
         /* 80..BF are the signed bytes below -64 */
@@ -304,8 +417,15 @@ size_t utfkit_utf8_to_utf32_sse4(const uint8_t *src, size_t len, int big_endian,
 
 /* Encodes the `lanes` first scalar values of four 32-bit lanes (Table
  * 3-6), lead byte first in memory, and writes their bytes in turn.
- * `supplementary` says whether any may be above FFFF. */
-static inline void put_utf8(byte_writer *writer, __m128i code_point, unsigned lanes, int supplementary)
+ * `supplementary` says whether any may be above FFFF.  With `pairs`, a
+ * lane may also hold a UTF-16 surrogate pair's lead surrogate, whose
+ * character's first two bytes it writes, or its trail surrogate (with the
+ * lead in the same lane of `previous`), whose last two bytes it writes:
+ * for U+10000 + (wwwwxxxxxx xxxxxxxxxx) (Table 3-5) with uuuuu = wwww + 1,
+ * 11110uuu 10uuzzzz from the lead alone, 10yyyyyy 10xxxxxx from the trail
+ * and the lead's last two bits. */
+static inline void put_utf8(byte_writer *writer, __m128i code_point, __m128i previous, unsigned lanes,
+                            int supplementary, int pairs)
 {
     const __m128i six_bits = _mm_set1_epi32(0x3F);
     __m128i two_or_more = _mm_cmpgt_epi32(code_point, _mm_set1_epi32(0x7F));
@@ -338,6 +458,26 @@ static inline void put_utf8(byte_writer *writer, __m128i code_point, unsigned la
             length_code += two_bits_per_lane[longest];
         }
     }
+    if (pairs) {
+        __m128i ten_bits = _mm_and_si128(code_point, _mm_set1_epi32(0xFC00));
+        __m128i is_lead = _mm_cmpeq_epi32(ten_bits, _mm_set1_epi32(0xD800));
+        __m128i is_trail = _mm_cmpeq_epi32(ten_bits, _mm_set1_epi32(0xDC00));
+        unsigned surrogate = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(is_lead, is_trail)));
+        if (surrogate) {
+            /* uuuuu zzzz (and two bits of yyyyyy) = wwww + 1, then the rest */
+            __m128i plane = _mm_add_epi32(_mm_and_si128(code_point, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0x40));
+            __m128i lead_bytes = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32(plane, 8),
+                             _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(plane, 2), six_bits), 8)),
+                _mm_set1_epi32(0x80F0));
+            __m128i trail_bytes = _mm_or_si128(
+                _mm_or_si128(_mm_slli_epi32(_mm_and_si128(previous, _mm_set1_epi32(3)), 4),
+                             _mm_and_si128(_mm_srli_epi32(code_point, 6), _mm_set1_epi32(0x0F))),
+                _mm_or_si128(_mm_slli_epi32(last, 8), _mm_set1_epi32(0x8080)));
+            bytes = _mm_blendv_epi8(_mm_blendv_epi8(bytes, lead_bytes, is_lead), trail_bytes, is_trail);
+            length_code -= two_bits_per_lane[surrogate]; /* three bytes counted, two written */
+        }
+    }
     /* lanes past `lanes` count as one byte each in the table's length */
     length_code &= (1u << (2 * lanes)) - 1;
     unsigned count = utfkit_lane_prefixes_length[length_code] - (4 - lanes);
@@ -345,6 +485,60 @@ static inline void put_utf8(byte_writer *writer, __m128i code_point, unsigned la
     byte_writer_put(writer, bytes, count);
 }
 
+/* Writes eight units below 800 (Table 3-6: one or two bytes each). */
+static inline void put_one_or_two_bytes(byte_writer *writer, __m128i units)
+{
+    /* 110yyyyy 10xxxxxx, lead byte first: in the lane's low byte */
+    __m128i two = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16(units, 6), _mm_slli_epi16(_mm_and_si128(units, _mm_set1_epi16(0x3F)), 8)),
+        _mm_set1_epi16((short)0x80C0));
+    __m128i is_two = _mm_cmpgt_epi16(units, _mm_set1_epi16(0x7F));
+    __m128i bytes = _mm_blendv_epi8(units, two, is_two);
+    unsigned lanes = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(is_two, is_two)) & 0xFF;
+    bytes = _mm_shuffle_epi8(bytes, _mm_load_si128((const __m128i *)utfkit_one_or_two_bytes[lanes]));
+    byte_writer_put(writer, bytes, 8 + (unsigned)__builtin_popcount(lanes));
+}
+
+/* Writes eight units 800..FFFF that are not surrogates (Table 3-6: three
+ * bytes each, 1110zzzz 10yyyyyy 10xxxxxx). */
+static inline void put_three_bytes(byte_writer *writer, __m128i units)
+{
+    for (int half = 0; half < 2; half++) {
+        __m128i code_point = _mm_cvtepu16_epi32(half ? _mm_srli_si128(units, 8) : units);
+        __m128i three = _mm_or_si128(
+            _mm_or_si128(_mm_srli_epi32(code_point, 12),
+                         _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(code_point, 6), _mm_set1_epi32(0x3F)), 8)),
+            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(code_point, _mm_set1_epi32(0x3F)), 16),
+                         _mm_set1_epi32(0x8080E0)));
+        /* lane_prefixes entry 0xAA: three bytes of each of four lanes */
+        byte_writer_put(writer, _mm_shuffle_epi8(three, _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+                                                                     -1, -1, -1, -1)), 12);
+    }
+}
+
+/* Writes four surrogate pairs, each a lead surrogate in a 32-bit lane's low
+ * half and its trail in the high half: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx
+ * (Table 3-6) for U+10000 + (wwwwxxxxxx xxxxxxxxxx) with uuuuu = wwww + 1
+ * (Table 3-5). */
+static inline void put_pairs(byte_writer *writer, __m128i pairs)
+{
+    const __m128i six_bits = _mm_set1_epi32(0x3F);
+    __m128i plane = _mm_add_epi32(_mm_and_si128(pairs, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0x40));
+    __m128i trail = _mm_srli_epi32(pairs, 16);
+    __m128i bytes = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi32(plane, 8), _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(plane, 2), six_bits), 8)),
+        _mm_or_si128(
+            _mm_slli_epi32(_mm_or_si128(_mm_slli_epi32(_mm_and_si128(plane, _mm_set1_epi32(3)), 4),
+                                        _mm_and_si128(_mm_srli_epi32(trail, 6), _mm_set1_epi32(0x0F))),
+                           16),
+            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(trail, six_bits), 24), _mm_set1_epi32((int)0x808080F0))));
+    byte_writer_put(writer, bytes, 16);
+}
+
+/* Surrogate pairs (D91, Table 3-5) are taken whole; a lead surrogate
+ * without a trail after it, a trail without a lead before it, and a lead
+ * in the last unit of a step stop the block there, for the scalar reader
+ * (which reports or repairs the unpaired ones). */
 size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
@@ -354,20 +548,52 @@ size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
         __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
         if (big_endian)
             units = swap_16(units);
-        /* D800..DFFF: a surrogate, which the scalar reader pairs or reports. */
-        uint32_t surrogate = byte_mask(_mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
-                                                       _mm_set1_epi16((short)0xD800)));
-        unsigned taken = surrogate ? (unsigned)__builtin_ctz(surrogate) / 2 : 8;
-        if (taken == 0)
-            break;
-        __m128i ascii = _mm_cmpeq_epi16(_mm_min_epu16(units, _mm_set1_epi16(0x7F)), units);
-        uint32_t in_taken = (1u << (2 * taken)) - 1;
-        if ((~byte_mask(ascii) & in_taken) == 0) {
-            byte_writer_put(&writer, _mm_packus_epi16(units, units), taken);
-        } else {
-            put_utf8(&writer, _mm_cvtepu16_epi32(units), taken < 4 ? taken : 4, 0);
+        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xFF80))) { /* eight of one byte */
+            byte_writer_put(&writer, _mm_packus_epi16(units, units), 8);
+            i += 16;
+            continue;
+        }
+        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
+            put_one_or_two_bytes(&writer, units);
+            i += 16;
+            continue;
+        }
+        __m128i ten_bits = _mm_and_si128(units, _mm_set1_epi16((short)0xFC00));
+        __m128i lead = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xD800));
+        __m128i trail = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xDC00));
+        uint32_t leads = byte_mask(lead), trails = byte_mask(trail);
+        if ((leads | trails) == 0 &&
+            byte_mask(_mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x800)), units)) == 0xFFFF) {
+            put_three_bytes(&writer, units);
+            i += 16;
+            continue;
+        }
+        if (leads == 0x3333 && trails == 0xCCCC) {
+            put_pairs(&writer, units);
+            i += 16;
+            continue;
+        }
+        unsigned taken = 8;
+        int pairs = (leads | trails) != 0;
+        if (pairs) {
+            __m128i unpaired = _mm_or_si128(_mm_andnot_si128(_mm_srli_si128(trail, 2), lead),
+                                            _mm_andnot_si128(_mm_slli_si128(lead, 2), trail));
+            uint32_t stop = byte_mask(unpaired); /* two bits per unit */
+            if (stop != 0)
+                taken = (unsigned)__builtin_ctz(stop) / 2;
+            if (taken == 0)
+                break;
+        }
+        __m128i previous = _mm_slli_si128(units, 2);
+        if (pairs) {
+            put_utf8(&writer, _mm_cvtepu16_epi32(units), _mm_cvtepu16_epi32(previous), taken < 4 ? taken : 4,
+                     0, 1);
             if (taken > 4)
-                put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), taken - 4, 0);
+                put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
+                         _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
+        } else {
+            put_utf8(&writer, _mm_cvtepu16_epi32(units), previous, 4, 0, 0);
+            put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), previous, 4, 0, 0);
         }
         i += 2 * taken;
     }
@@ -403,7 +629,7 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
             __m128i narrow = _mm_packus_epi32(units, units);
             byte_writer_put(&writer, _mm_packus_epi16(narrow, narrow), taken);
         } else {
-            put_utf8(&writer, units, taken, 1);
+            put_utf8(&writer, units, units, taken, 1, 0);
         }
         i += 4 * taken;
     }
