@@ -10,7 +10,7 @@
 # utfkit_utf8_validate, and prints Ir / bytes.  With --op FROM:TO (utfkit.h's
 # form numbers: 0 UTF-8, 1 UTF-16LE, 2 UTF-16BE, 3 UTF-32LE, 4 UTF-32BE) it
 # counts utfkit_transcode from FROM to TO instead (transcode_driver.c: FILE
-# converted to FROM first), per byte of FROM input.  Valgrind 3.19 does not
+# converted to FROM first, outside the count), per byte of FROM input.  Valgrind 3.19 does not
 # emulate AVX-512 (its virtual CPU does not report it), so the avx512
 # kernel cannot be counted this way.
 set -eu
@@ -26,7 +26,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -n "$op" ]; then
   ${CC:-gcc} -O3 -std=gnu11 -g -Icsrc -o "$work/driver" benchmarks/callgrind/transcode_driver.c csrc/*.c csrc/simd/*.c
-  collect=utfkit_transcode
+  collect=transcode_rounds
   forms=$(echo "$op" | tr ':' ' ')
 else
   ${CC:-gcc} -O3 -std=gnu11 -g -Icsrc -o "$work/driver" benchmarks/callgrind/validate_driver.c csrc/*.c csrc/simd/*.c
