@@ -36,7 +36,11 @@ __attribute__((noinline)) long transcode_rounds(const unsigned char *src, size_t
 __attribute__((noinline)) long transcode_rounds(const unsigned char *src, size_t len, int from, int to,
                                                 unsigned char *dst, size_t cap, long rounds)
 {
-    long same = transcode_rounds(src, len, from, to, dst, cap, rounds);
+    long same = 0;
+    for (long r = 0; r < rounds; r++) {
+        utfkit_result result = utfkit_transcode(src, len, from, to, UTFKIT_STRICT, dst, cap);
+        same += result.status == UTFKIT_OK && result.written == cap;
+    }
     return same;
 }
 
