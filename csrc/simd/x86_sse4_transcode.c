@@ -1,6 +1,6 @@
 /*
  * x86_sse4_transcode.c -- transcoding blocks for CPUs with SSSE3, SSE4.1
- * and POPCNT: the `utfkit_transcoders` of kernels.h for the sse4 kernel.
+ * and POPCNT: the transcoding blocks of the sse4 kernel (kernels.h).
  *
  * The same methods as the avx2 blocks, on 16-byte vectors: PSHUFB (SSSE3)
  * packs variable-length output with the tables of x86_shuffle_tables.h,
@@ -37,17 +37,6 @@
 #include <immintrin.h>
 
 #include "x86_shuffle_tables.h"
-
-int utfkit_transcoders_supported_sse4(void)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1") &&
-           __builtin_cpu_supports("popcnt");
-#else
-    return 0;
-#endif
-}
 
 /* Everything below is compiled for these features, with no -m flag for the build. */
 #if defined(__clang__)
