@@ -538,6 +538,15 @@ size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
         if (big_endian)
             units = swap_16(units);
         if (_mm_testz_si128(units, _mm_set1_epi16((short)0xFF80))) { /* eight of one byte */
+            __m128i next = len - i >= 32 ? _mm_loadu_si128((const __m128i *)(src + i + 16)) : _mm_set1_epi8(-1);
+            if (big_endian)
+                next = swap_16(next);
+            if (_mm_testz_si128(next, _mm_set1_epi16((short)0xFF80))) { /* and eight more */
+                _mm_storeu_si128((__m128i *)byte_writer_before_wide_store(&writer), _mm_packus_epi16(units, next));
+                writer.out += 16;
+                i += 32;
+                continue;
+            }
             byte_writer_put(&writer, _mm_packus_epi16(units, units), 8);
             i += 16;
             continue;
