@@ -53,8 +53,10 @@ static const utfkit_kernel kernels[] = {
 #endif
     },
     {
+        /* POPCNT for the transcoding blocks: every CPU with SSE4.1 but
+         * Intel's 45 nm Core 2 (Penryn) has it. */
         .name = "sse4",
-        .features = UTFKIT_CPU_SSE2 | UTFKIT_CPU_SSSE3 | UTFKIT_CPU_SSE41,
+        .features = UTFKIT_CPU_SSE2 | UTFKIT_CPU_SSSE3 | UTFKIT_CPU_SSE41 | UTFKIT_CPU_POPCNT,
 #if defined(UTFKIT_X86_64)
         .ascii_prefix_length = utfkit_ascii_prefix_length_sse2,
         .utf8_advance = utf8_advance_sse4,
@@ -68,6 +70,12 @@ static const utfkit_kernel kernels[] = {
         .utf32_supplementary = utf32_supplementary_sse4,
         .utf8_validate_census = utf8_validate_census_sse4,
         .utf16_validate_utf8_length = utf16_validate_utf8_length_sse4,
+        .utf8_to_utf16 = utfkit_utf8_to_utf16_sse4,
+        .utf8_to_utf32 = utfkit_utf8_to_utf32_sse4,
+        .utf16_to_utf8 = utfkit_utf16_to_utf8_sse4,
+        .utf32_to_utf8 = utfkit_utf32_to_utf8_sse4,
+        .utf16_to_utf32 = utfkit_utf16_to_utf32_sse4,
+        .utf32_to_utf16 = utfkit_utf32_to_utf16_sse4,
         .latin1_to_utf8 = utfkit_latin1_to_utf8_sse4,
         .utf8_to_latin1 = utfkit_utf8_to_latin1_sse4,
 #endif

@@ -331,3 +331,44 @@ def test_kernel_transcodes_every_error_inside_runs_of_3_byte_characters_as_the_s
         assert got == reference, f"{description}: differs from scalar"
         if description.endswith("@0") or description.endswith("@100"):
             _check_against_cpython(data, source, target, errors)
+
+
+# Unbroken runs of characters of one length, as the steps some kernels take
+# for blocks of one kind expect them (sse4: 1- and 2-byte, five 3-byte or
+# four 4-byte characters per 16 bytes), 4-byte characters from several
+# planes (F0, F1..F3 and F4 leads).
+RUNS_OF_ONE_LENGTH = {
+    "2-byte": "ДжЖиМарсЁёΩωשא",
+    "3-byte": "火星是太阳系ア\u0800\ud7ff\ue000\uffff",
+    "4-byte": "😀🚀𝔐🪐\U00010000\U0003ffff\U00040000\U0010ffff\U00100000",
+}
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("target", UTF8_TARGETS)
+@pytest.mark.parametrize("run", RUNS_OF_ONE_LENGTH)
+def test_kernel_transcodes_table_3_7_boundaries_inside_runs_of_one_length_as_the_scalar_kernel_does(
+    kernel, run, target, errors
+):
+    """Each Table 3-7 boundary case (an ill-formed second byte at the edge
+    of a row's range) and each other ill-formed subsequence, at every
+    character boundary of the first 64 bytes of an unbroken run of 2-, 3- or
+    4-byte characters: where the sequence has the shape of a character of
+    the run's length, only the range checks can refuse it."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    text = (RUNS_OF_ONE_LENGTH[run] * 12).encode("utf-8")
+    width = int(run[0])
+    target_form, mode = FORMS[target], ERRORS[errors]
+    sequences = {**TABLE_3_7_BOUNDARIES, **UTF8_INSERTS}
+    for name, sequence in sequences.items():
+        for offset in range(0, 64, width):
+            data = text[:offset] + sequence + text[offset:]
+            reference = _under("scalar", _run, data, lib.UTFKIT_UTF8, target_form, mode)
+            assert _run(data, lib.UTFKIT_UTF8, target_form, mode) == reference, f"{name}@{offset}"
+        _check_against_cpython(text[:48] + sequence + text[48:], "utf-8", target, errors)
+
+
+def test_runs_of_one_length_hold_characters_of_that_length_only():
+    for run, text in RUNS_OF_ONE_LENGTH.items():
+        assert {len(character.encode("utf-8")) for character in text} == {int(run[0])}

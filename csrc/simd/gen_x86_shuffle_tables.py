@@ -1,5 +1,5 @@
 """Writes csrc/simd/x86_shuffle_tables.h, the PSHUFB tables of the AVX2
-transcoding blocks (x86_avx2_transcode.c).  Run from the repository root:
+and SSE4 transcoding blocks (x86_avx2_transcode.c, x86_sse4_transcode.c).  Run from the repository root:
 
     python3 csrc/simd/gen_x86_shuffle_tables.py
 

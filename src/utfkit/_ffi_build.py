@@ -35,6 +35,7 @@ SOURCES = [
     "csrc/stream.c",
     "csrc/simd/x86_sse2.c",
     "csrc/simd/x86_sse4.c",
+    "csrc/simd/x86_sse4_transcode.c",
     "csrc/simd/x86_avx2.c",
     "csrc/simd/x86_avx2_transcode.c",
     "csrc/simd/x86_avx512.c",

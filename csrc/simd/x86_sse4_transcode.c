@@ -1,0 +1,743 @@
+/*
+ * x86_sse4_transcode.c -- transcoding blocks for CPUs with SSSE3, SSE4.1
+ * and POPCNT: the transcoding blocks of the sse4 kernel (kernels.h).
+ *
+ * The same methods as the avx2 blocks, on 16-byte vectors: PSHUFB (SSSE3)
+ * packs variable-length output with the tables of x86_shuffle_tables.h,
+ * PBLENDVB, PMOVZX, PMINUW and PACKUSDW are SSE4.1.
+ *
+ *   UTF-8 -> UTF-16 / UTF-32, 16 input bytes per step: the block is checked
+ *     against Unicode 3.9 Table 3-7 (continuation bytes exactly where the
+ *     lead bytes ask for them; no C0, C1, F5..FF; E0 A0..BF; ED 80..9F;
+ *     F0 90..BF; F4 80..8F), then every code point is computed at its
+ *     character's last byte from that byte and the three before it, and the
+ *     code units at last bytes are packed 8 positions at a time (a
+ *     surrogate pair, Unicode 3.9 Table 3-5, takes the last two bytes of its
+ *     character).  Characters that start in bytes 0..12 end in the block;
+ *     the step consumes them and stops before the first character that
+ *     starts after byte 12.  A block that is not well-formed goes to the
+ *     scalar reader.
+ *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
+ *     lane, lead byte first (Unicode 3.9 Table 3-6), and the first 1..4
+ *     bytes of four lanes are gathered per PSHUFB.  Surrogates (UTF-16)
+ *     and units that are not scalar values (UTF-32, D90) stop the block
+ *     there.
+ *   UTF-16 <-> UTF-32: BMP units directly; UTF-32 -> UTF-16 splits the
+ *     supplementary scalar values into pairs itself.
+ *
+ * Variable-length output goes through byte_writer: whole 16-byte stores
+ * within the room kernels.h promises (the worst-case output of the whole
+ * input), the last vector copied exactly.
+ */
+#include <string.h>
+
+#include "../kernels.h"
+
+#if defined(UTFKIT_X86_64)
+#include <immintrin.h>
+
+#include "x86_shuffle_tables.h"
+
+/* Everything below is compiled for these features, with no -m flag for the build. */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("ssse3,sse4.1,popcnt"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("ssse3,sse4.1,popcnt")
+#endif
+
+/* Variable-length output, 16-byte vectors of which the first `count`
+ * bytes count.  A vector is stored whole once the next one is known (the
+ * next one's bytes go after its `count`); the last one is copied exactly
+ * (byte_writer_finish).  Storing each exactly would mean reading back
+ * bytes just stored, which stalls store forwarding. */
+typedef struct byte_writer {
+    uint8_t *out;
+    __m128i pending;
+    unsigned count;
+} byte_writer;
+
+static inline byte_writer byte_writer_at(uint8_t *out)
+{
+    byte_writer writer = {out, _mm_setzero_si128(), 0};
+    return writer;
+}
+
+static inline void byte_writer_put(byte_writer *writer, __m128i bytes, unsigned count)
+{
+    if (count == 0)
+        return;
+    if (writer->count != 0) {
+        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
+        writer->out += writer->count;
+    }
+    writer->pending = bytes;
+    writer->count = count;
+}
+
+/* Stores what is pending whole, for a store of at least 16 bytes at the
+ * returned address to follow. */
+static inline uint8_t *byte_writer_before_wide_store(byte_writer *writer)
+{
+    if (writer->count != 0) {
+        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
+        writer->out += writer->count;
+        writer->count = 0;
+    }
+    return writer->out;
+}
+
+static inline uint8_t *byte_writer_finish(byte_writer *writer)
+{
+    uint8_t bytes[16];
+    _mm_storeu_si128((__m128i *)bytes, writer->pending);
+    memcpy(writer->out, bytes, writer->count);
+    return writer->out + writer->count;
+}
+
+static inline __m128i swap_16(__m128i v)
+{
+    return _mm_shuffle_epi8(v, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+}
+
+static inline __m128i swap_32(__m128i v)
+{
+    return _mm_shuffle_epi8(v, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+}
+
+/* Unsigned byte comparisons, as SSE has only signed ones. */
+static inline __m128i at_least(__m128i v, uint8_t bound)
+{
+    return _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8((char)bound)), v);
+}
+
+static inline __m128i at_most(__m128i v, uint8_t bound)
+{
+    return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((char)bound)), v);
+}
+
+static inline uint32_t byte_mask(__m128i v)
+{
+    return (uint32_t)_mm_movemask_epi8(v);
+}
+
+/* Four 1-bit lane flags spread to two bits per lane (bit k to bit 2k). */
+static const uint8_t two_bits_per_lane[16] = {0x00, 0x01, 0x04, 0x05, 0x10, 0x11, 0x14, 0x15,
+                                              0x40, 0x41, 0x44, 0x45, 0x50, 0x51, 0x54, 0x55};
+
+/* ---- UTF-8 -> UTF-16 / UTF-32 ---- */
+
+/* A character that starts in bytes 0..LAST_LEAD of a 16-byte block ends
+ * inside it (Table 3-7: at most 4 bytes). */
+#define LAST_LEAD 12
+
+/* Each byte's predecessor one, two or three bytes back, and its successor
+ * (zero outside the block). */
+static inline __m128i byte_before(__m128i v) { return _mm_slli_si128(v, 1); }
+static inline __m128i byte_two_before(__m128i v) { return _mm_slli_si128(v, 2); }
+static inline __m128i byte_three_before(__m128i v) { return _mm_slli_si128(v, 3); }
+static inline __m128i byte_after(__m128i v) { return _mm_srli_si128(v, 1); }
+
+/* Packs the code units of the positions set in `last` (8 bits) of eight
+ * 16-bit lanes and writes them as UTF-16, or as UTF-32 with bits 16..20
+ * from the low bytes of the 16-bit lanes of `tops`. */
+static inline void put_units(byte_writer *writer, __m128i units, __m128i tops, unsigned last,
+                             int big_endian, int utf16)
+{
+    const __m128i kept = _mm_load_si128((const __m128i *)utfkit_kept_units[last]);
+    units = _mm_shuffle_epi8(units, kept);
+    unsigned count = (unsigned)__builtin_popcount(last);
+    if (utf16) {
+        byte_writer_put(writer, units, 2 * count);
+        return;
+    }
+    tops = _mm_shuffle_epi8(tops, kept);
+    __m128i first = _mm_unpacklo_epi16(units, tops), second = _mm_unpackhi_epi16(units, tops);
+    if (big_endian) {
+        first = swap_32(first);
+        second = swap_32(second);
+    }
+    byte_writer_put(writer, first, 4 * (count < 4 ? count : 4));
+    if (count > 4)
+        byte_writer_put(writer, second, 4 * (count - 4));
+}
+
+/* Steps for the commonest blocks of non-ASCII text, each checked against
+ * Table 3-7 as the general step is; a block that fails its test goes to the
+ * general step.  Each returns the bytes it consumed, 0 if the block is not
+ * its kind. */
+
+/* Characters of one or two bytes only (no byte E0..FF), as in Cyrillic,
+ * Greek, Arabic or Hebrew text: every C2..DF lead byte has one continuation
+ * byte after it; C0 and C1 begin no row.  A lead byte in byte 15 waits for
+ * the next step. */
+static inline size_t one_or_two_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    if (byte_mask(at_least(block, 0xE0)) != 0)
+        return 0;
+    __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+    uint32_t continuation = byte_mask(is_continuation);
+    uint32_t leads = byte_mask(at_least(block, 0xC0));
+    size_t consumed = 16 - (leads >> 15);
+    uint32_t in_block = (1u << consumed) - 1;
+    __m128i c0_or_c1 = _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0));
+    if (((leads << 1) & 0xFFFF) != continuation || (byte_mask(c0_or_c1) & in_block) != 0)
+        return 0;
+    /* at each character's last byte: low byte yyxxxxxx, high byte 00000yyy */
+    __m128i before = _mm_and_si128(byte_before(block), is_continuation);
+    __m128i low = _mm_or_si128(_mm_and_si128(block, _mm_set1_epi8(0x7F)),
+                               _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+    __m128i high = _mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x07));
+    uint32_t last = ~(continuation >> 1) & in_block;
+    int swap = utf16 && big_endian;
+    __m128i zero = _mm_setzero_si128();
+    put_units(writer, swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high), zero, last & 0xFF,
+              big_endian, utf16);
+    put_units(writer, swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high), zero, last >> 8,
+              big_endian, utf16);
+    return consumed;
+}
+
+/* Five characters of three bytes in bytes 0..14, as in Chinese or
+ * Japanese text: E0..EF lead bytes at 0, 3, 6, 9, 12 with two continuation
+ * bytes each (E0: A0..BF first; ED: 80..9F first). */
+static inline size_t three_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    const uint32_t lead_positions = 0x1249, continuation_positions = 0x6DB6;
+    uint32_t continuation = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-64), block));
+    if ((continuation & 0x7FFF) != continuation_positions)
+        return 0;
+    __m128i second = byte_after(block);
+    __m128i narrow = _mm_or_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)), at_most(second, 0x9F)),
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)), at_least(second, 0xA0)));
+    uint32_t three = byte_mask(at_least(block, 0xE0)) & ~byte_mask(at_least(block, 0xF0));
+    if ((three & lead_positions) != lead_positions || (byte_mask(narrow) & lead_positions) != 0)
+        return 0;
+    /* per character: last two bytes as 10yyyyyy:10xxxxxx, lead byte as 1110zzzz:0 */
+    __m128i tail = _mm_shuffle_epi8(block, _mm_setr_epi8(2, 1, 5, 4, 8, 7, 11, 10, 14, 13, -1, -1, -1, -1, -1, -1));
+    __m128i lead = _mm_shuffle_epi8(block, _mm_setr_epi8(-1, 0, -1, 3, -1, 6, -1, 9, -1, 12, -1, -1, -1, -1, -1, -1));
+    __m128i units = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(tail, _mm_set1_epi16(0x3F)),
+                     _mm_and_si128(_mm_srli_epi16(tail, 2), _mm_set1_epi16(0x0FC0))),
+        _mm_slli_epi16(lead, 4));
+    if (utf16) {
+        byte_writer_put(writer, big_endian ? swap_16(units) : units, 10);
+    } else {
+        __m128i first = _mm_cvtepu16_epi32(units), fifth = _mm_cvtepu16_epi32(_mm_srli_si128(units, 8));
+        byte_writer_put(writer, big_endian ? swap_32(first) : first, 16);
+        byte_writer_put(writer, big_endian ? swap_32(fifth) : fifth, 4);
+    }
+    return 15;
+}
+
+/* Four characters of four bytes, as in emoji: F0..F4 lead bytes at 0, 4,
+ * 8, 12 with three continuation bytes each (F0: 90..BF first; F4: 80..8F
+ * first); to UTF-16, four surrogate pairs (Table 3-5). */
+static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+{
+    const uint32_t lead_positions = 0x1111;
+    uint32_t continuation = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-64), block));
+    if (continuation != 0xEEEE)
+        return 0;
+    __m128i second = byte_after(block);
+    __m128i narrow = _mm_or_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF0)), at_most(second, 0x8F)),
+        _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF4)), at_least(second, 0x90)));
+    uint32_t four = byte_mask(at_least(block, 0xF0)) & ~byte_mask(at_least(block, 0xF5));
+    if ((four & lead_positions) != lead_positions || (byte_mask(narrow) & lead_positions) != 0)
+        return 0;
+    /* lead byte first in each lane's high byte: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+    __m128i bytes = swap_32(block);
+    __m128i code_point = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(bytes, _mm_set1_epi32(0x3F)),
+                     _mm_and_si128(_mm_srli_epi32(bytes, 2), _mm_set1_epi32(0xFC0))),
+        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(bytes, 4), _mm_set1_epi32(0x3F000)),
+                     _mm_and_si128(_mm_srli_epi32(bytes, 6), _mm_set1_epi32(0x1C0000))));
+    if (utf16) {
+        __m128i offset = _mm_sub_epi32(code_point, _mm_set1_epi32(0x10000));
+        __m128i lead = _mm_or_si128(_mm_srli_epi32(offset, 10), _mm_set1_epi32(0xD800));
+        __m128i trail = _mm_or_si128(_mm_and_si128(offset, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+        __m128i pairs = _mm_or_si128(lead, _mm_slli_epi32(trail, 16));
+        byte_writer_put(writer, big_endian ? swap_16(pairs) : pairs, 16);
+    } else {
+        byte_writer_put(writer, big_endian ? swap_32(code_point) : code_point, 16);
+    }
+    return 16;
+}
+
+static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written, int utf16)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(src + i));
+        if (_mm_movemask_epi8(block) == 0) { /* 16 characters of one byte */
+            uint8_t *out = byte_writer_before_wide_store(&writer);
+            if (utf16) {
+                __m128i low = _mm_cvtepu8_epi16(block), high = _mm_cvtepu8_epi16(_mm_srli_si128(block, 8));
+                if (big_endian) {
+                    low = swap_16(low);
+                    high = swap_16(high);
+                }
+                _mm_storeu_si128((__m128i *)out, low);
+                _mm_storeu_si128((__m128i *)(out + 16), high);
+                writer.out = out + 32;
+            } else {
+                __m128i units[4] = {_mm_cvtepu8_epi32(block), _mm_cvtepu8_epi32(_mm_srli_si128(block, 4)),
+                                    _mm_cvtepu8_epi32(_mm_srli_si128(block, 8)),
+                                    _mm_cvtepu8_epi32(_mm_srli_si128(block, 12))};
+                for (int quarter = 0; quarter < 4; quarter++)
+                    _mm_storeu_si128((__m128i *)(out + 16 * quarter),
+                                     big_endian ? swap_32(units[quarter]) : units[quarter]);
+                writer.out = out + 64;
+            }
+            i += 16;
+            continue;
+        }
+        size_t fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
+        if (fast == 0)
+            fast = three_byte_step(block, &writer, big_endian, utf16);
+        if (fast == 0)
+            fast = four_byte_step(block, &writer, big_endian, utf16);
+        if (fast != 0) {
+            i += fast;
+            continue;
+        }
+        /* 80..BF are the signed bytes below -64 */
+        __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+        uint32_t continuation = byte_mask(is_continuation);
+        uint32_t leads = ~continuation;
+        size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
+        uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
+        uint32_t in_block = (1u << consumed) - 1;
+        /* Table 3-7: C0..DF lead one continuation byte, E0..EF two, F0..F4
+         * three; then the rows with a narrower second byte. */
+        uint32_t two = byte_mask(at_least(block, 0xC0)) & taken;
+        uint32_t three = byte_mask(at_least(block, 0xE0)) & taken;
+        uint32_t four = byte_mask(at_least(block, 0xF0)) & taken;
+        if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+            break;
+        __m128i second = byte_after(block);
+        __m128i narrow = _mm_or_si128(
+            _mm_or_si128(
+                _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)), at_most(second, 0x9F)),
+                _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)), at_least(second, 0xA0))),
+            _mm_or_si128(
+                _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF0)), at_most(second, 0x8F)),
+                _mm_and_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xF4)), at_least(second, 0x90))));
+        /* C0, C1 and F5..FF begin no row */
+        __m128i no_row = _mm_or_si128(
+            _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0)),
+            at_least(block, 0xF5));
+        if ((byte_mask(narrow) & taken) != 0 || (byte_mask(no_row) & in_block) != 0)
+            break;
+        i += consumed;
+        /* At each character's last byte: low byte yyxxxxxx, high byte
+         * zzzzyyyy and, for 4-byte characters, top byte 000uuuuu (16-bit
+         * shifts; the bits they carry across bytes are masked off). */
+        __m128i continued = _mm_and_si128(is_continuation, byte_before(is_continuation));
+        __m128i before = _mm_and_si128(byte_before(block), is_continuation);
+        __m128i two_before = _mm_and_si128(byte_two_before(block), continued);
+        __m128i low = _mm_or_si128(
+            _mm_and_si128(block, _mm_set1_epi8(0x7F)),
+            _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+        __m128i high = _mm_or_si128(
+            _mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x0F)),
+            _mm_and_si128(_mm_slli_epi16(two_before, 4), _mm_set1_epi8((char)0xF0)));
+        uint32_t last = ~(continuation >> 1) & in_block;
+        __m128i top = _mm_setzero_si128();
+        if (four != 0) {
+            /* the last bytes of 4-byte characters: three continuation bytes in a row */
+            __m128i fourth = _mm_and_si128(continued, byte_two_before(is_continuation));
+            top = _mm_and_si128(
+                fourth, _mm_or_si128(
+                            _mm_and_si128(_mm_srli_epi16(two_before, 4), _mm_set1_epi8(0x03)),
+                            _mm_and_si128(_mm_slli_epi16(byte_three_before(block), 2),
+                                          _mm_set1_epi8(0x1C))));
+            if (utf16) {
+                /* Table 3-5: the trail surrogate 110111xx xxxxxxxx at the last
+                 * byte, the lead 110110ww wwxxxxxx (wwww = uuuuu - 1) at the
+                 * byte before it, from the top and high bytes after it. */
+                __m128i top_after = _mm_sub_epi8(byte_after(top), _mm_set1_epi8(1));
+                __m128i high_after = byte_after(high);
+                __m128i lead_low = _mm_or_si128(
+                    _mm_and_si128(_mm_slli_epi16(top_after, 6), _mm_set1_epi8((char)0xC0)),
+                    _mm_and_si128(_mm_srli_epi16(high_after, 2), _mm_set1_epi8(0x3F)));
+                __m128i lead_high = _mm_or_si128(
+                    _mm_and_si128(_mm_srli_epi16(top_after, 2), _mm_set1_epi8(0x03)),
+                    _mm_set1_epi8((char)0xD8));
+                __m128i trail_high = _mm_or_si128(_mm_and_si128(high, _mm_set1_epi8(0x03)),
+                                                  _mm_set1_epi8((char)0xDC));
+                __m128i third = byte_after(fourth);
+                high = _mm_blendv_epi8(_mm_blendv_epi8(high, trail_high, fourth), lead_high, third);
+                low = _mm_blendv_epi8(low, lead_low, third);
+                last |= byte_mask(third) & in_block;
+            }
+        }
+        int swap = utf16 && big_endian;
+        __m128i first_half = swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high);
+        __m128i second_half = swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high);
+        __m128i first_tops = _mm_unpacklo_epi8(top, _mm_setzero_si128());
+        __m128i second_tops = _mm_unpackhi_epi8(top, _mm_setzero_si128());
+        put_units(&writer, first_half, first_tops, last & 0xFF, big_endian, utf16);
+        put_units(&writer, second_half, second_tops, last >> 8 & 0xFF, big_endian, utf16);
+    }
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+size_t utfkit_utf8_to_utf16_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1)
+                      : utf8_to_units(src, len, 0, dst, written, 1);
+}
+
+size_t utfkit_utf8_to_utf32_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 0);
+}
+
+/* ---- scalar values -> UTF-8 ---- */
+
+/* Encodes the `lanes` first scalar values of four 32-bit lanes (Table
+ * 3-6), lead byte first in memory, and writes their bytes in turn.
+ * `supplementary` says whether any may be above FFFF.  With `pairs`, a
+ * lane may also hold a UTF-16 surrogate pair's lead surrogate, whose
+ * character's first two bytes it writes, or its trail surrogate (with the
+ * lead in the same lane of `previous`), whose last two bytes it writes:
+ * for U+10000 + (wwwwxxxxxx xxxxxxxxxx) (Table 3-5) with uuuuu = wwww + 1,
+ * 11110uuu 10uuzzzz from the lead alone, 10yyyyyy 10xxxxxx from the trail
+ * and the lead's last two bits. */
+static inline void put_utf8(byte_writer *writer, __m128i code_point, __m128i previous, unsigned lanes,
+                            int supplementary, int pairs)
+{
+    const __m128i six_bits = _mm_set1_epi32(0x3F);
+    __m128i two_or_more = _mm_cmpgt_epi32(code_point, _mm_set1_epi32(0x7F));
+    __m128i three_or_more = _mm_cmpgt_epi32(code_point, _mm_set1_epi32(0x7FF));
+    __m128i last = _mm_and_si128(code_point, six_bits);                         /* xxxxxx */
+    __m128i middle = _mm_and_si128(_mm_srli_epi32(code_point, 6), six_bits); /* yyyyyy */
+    /* 110yyyyy 10xxxxxx */
+    __m128i two = _mm_or_si128(_mm_or_si128(_mm_srli_epi32(code_point, 6), _mm_slli_epi32(last, 8)),
+                               _mm_set1_epi32(0x80C0));
+    /* 1110zzzz 10yyyyyy 10xxxxxx */
+    __m128i three = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi32(code_point, 12), _mm_slli_epi32(middle, 8)),
+        _mm_or_si128(_mm_slli_epi32(last, 16), _mm_set1_epi32(0x8080E0)));
+    __m128i bytes = _mm_blendv_epi8(code_point, two, two_or_more);
+    bytes = _mm_blendv_epi8(bytes, three, three_or_more);
+    /* per lane, length - 1 in two bits */
+    unsigned length_code = (unsigned)two_bits_per_lane[_mm_movemask_ps(_mm_castsi128_ps(two_or_more))] +
+                           two_bits_per_lane[_mm_movemask_ps(_mm_castsi128_ps(three_or_more))];
+    if (supplementary) {
+        __m128i four_bytes = _mm_cmpgt_epi32(code_point, _mm_set1_epi32(0xFFFF));
+        unsigned longest = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(four_bytes));
+        if (longest) {
+            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
+            __m128i upper = _mm_and_si128(_mm_srli_epi32(code_point, 12), six_bits);
+            __m128i four = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32(code_point, 18), _mm_slli_epi32(upper, 8)),
+                _mm_or_si128(_mm_or_si128(_mm_slli_epi32(middle, 16), _mm_slli_epi32(last, 24)),
+                             _mm_set1_epi32((int)0x808080F0)));
+            bytes = _mm_blendv_epi8(bytes, four, four_bytes);
+            length_code += two_bits_per_lane[longest];
+        }
+    }
+    if (pairs) {
+        __m128i ten_bits = _mm_and_si128(code_point, _mm_set1_epi32(0xFC00));
+        __m128i is_lead = _mm_cmpeq_epi32(ten_bits, _mm_set1_epi32(0xD800));
+        __m128i is_trail = _mm_cmpeq_epi32(ten_bits, _mm_set1_epi32(0xDC00));
+        unsigned surrogate = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(is_lead, is_trail)));
+        if (surrogate) {
+            /* uuuuu zzzz (and two bits of yyyyyy) = wwww + 1, then the rest */
+            __m128i plane = _mm_add_epi32(_mm_and_si128(code_point, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0x40));
+            __m128i lead_bytes = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32(plane, 8),
+                             _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(plane, 2), six_bits), 8)),
+                _mm_set1_epi32(0x80F0));
+            __m128i trail_bytes = _mm_or_si128(
+                _mm_or_si128(_mm_slli_epi32(_mm_and_si128(previous, _mm_set1_epi32(3)), 4),
+                             _mm_and_si128(_mm_srli_epi32(code_point, 6), _mm_set1_epi32(0x0F))),
+                _mm_or_si128(_mm_slli_epi32(last, 8), _mm_set1_epi32(0x8080)));
+            bytes = _mm_blendv_epi8(_mm_blendv_epi8(bytes, lead_bytes, is_lead), trail_bytes, is_trail);
+            length_code -= two_bits_per_lane[surrogate]; /* three bytes counted, two written */
+        }
+    }
+    /* lanes past `lanes` count as one byte each in the table's length */
+    length_code &= (1u << (2 * lanes)) - 1;
+    unsigned count = utfkit_lane_prefixes_length[length_code] - (4 - lanes);
+    bytes = _mm_shuffle_epi8(bytes, _mm_load_si128((const __m128i *)utfkit_lane_prefixes[length_code]));
+    byte_writer_put(writer, bytes, count);
+}
+
+/* Writes eight units below 800 (Table 3-6: one or two bytes each). */
+static inline void put_one_or_two_bytes(byte_writer *writer, __m128i units)
+{
+    /* 110yyyyy 10xxxxxx, lead byte first: in the lane's low byte */
+    __m128i two = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16(units, 6), _mm_slli_epi16(_mm_and_si128(units, _mm_set1_epi16(0x3F)), 8)),
+        _mm_set1_epi16((short)0x80C0));
+    __m128i is_two = _mm_cmpgt_epi16(units, _mm_set1_epi16(0x7F));
+    __m128i bytes = _mm_blendv_epi8(units, two, is_two);
+    unsigned lanes = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(is_two, is_two)) & 0xFF;
+    bytes = _mm_shuffle_epi8(bytes, _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[lanes]));
+    byte_writer_put(writer, bytes, 8 + (unsigned)__builtin_popcount(lanes));
+}
+
+/* Writes eight units 800..FFFF that are not surrogates (Table 3-6: three
+ * bytes each, 1110zzzz 10yyyyyy 10xxxxxx). */
+static inline void put_three_bytes(byte_writer *writer, __m128i units)
+{
+    for (int half = 0; half < 2; half++) {
+        __m128i code_point = _mm_cvtepu16_epi32(half ? _mm_srli_si128(units, 8) : units);
+        __m128i three = _mm_or_si128(
+            _mm_or_si128(_mm_srli_epi32(code_point, 12),
+                         _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(code_point, 6), _mm_set1_epi32(0x3F)), 8)),
+            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(code_point, _mm_set1_epi32(0x3F)), 16),
+                         _mm_set1_epi32(0x8080E0)));
+        /* lane_prefixes entry 0xAA: three bytes of each of four lanes */
+        byte_writer_put(writer, _mm_shuffle_epi8(three, _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+                                                                     -1, -1, -1, -1)), 12);
+    }
+}
+
+/* Writes four surrogate pairs, each a lead surrogate in a 32-bit lane's low
+ * half and its trail in the high half: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx
+ * (Table 3-6) for U+10000 + (wwwwxxxxxx xxxxxxxxxx) with uuuuu = wwww + 1
+ * (Table 3-5). */
+static inline void put_pairs(byte_writer *writer, __m128i pairs)
+{
+    const __m128i six_bits = _mm_set1_epi32(0x3F);
+    __m128i plane = _mm_add_epi32(_mm_and_si128(pairs, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0x40));
+    __m128i trail = _mm_srli_epi32(pairs, 16);
+    __m128i bytes = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi32(plane, 8), _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(plane, 2), six_bits), 8)),
+        _mm_or_si128(
+            _mm_slli_epi32(_mm_or_si128(_mm_slli_epi32(_mm_and_si128(plane, _mm_set1_epi32(3)), 4),
+                                        _mm_and_si128(_mm_srli_epi32(trail, 6), _mm_set1_epi32(0x0F))),
+                           16),
+            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(trail, six_bits), 24), _mm_set1_epi32((int)0x808080F0))));
+    byte_writer_put(writer, bytes, 16);
+}
+
+/* Surrogate pairs (D91, Table 3-5) are taken whole; a lead surrogate
+ * without a trail after it, a trail without a lead before it, and a lead
+ * in the last unit of a step stop the block there, for the scalar reader
+ * (which reports or repairs the unpaired ones). */
+size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 16) {
+        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+        if (big_endian)
+            units = swap_16(units);
+        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xFF80))) { /* eight of one byte */
+            __m128i next = len - i >= 32 ? _mm_loadu_si128((const __m128i *)(src + i + 16)) : _mm_set1_epi8(-1);
+            if (big_endian)
+                next = swap_16(next);
+            if (_mm_testz_si128(next, _mm_set1_epi16((short)0xFF80))) { /* and eight more */
+                _mm_storeu_si128((__m128i *)byte_writer_before_wide_store(&writer), _mm_packus_epi16(units, next));
+                writer.out += 16;
+                i += 32;
+                continue;
+            }
+            byte_writer_put(&writer, _mm_packus_epi16(units, units), 8);
+            i += 16;
+            continue;
+        }
+        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
+            put_one_or_two_bytes(&writer, units);
+            i += 16;
+            continue;
+        }
+        __m128i ten_bits = _mm_and_si128(units, _mm_set1_epi16((short)0xFC00));
+        __m128i lead = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xD800));
+        __m128i trail = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xDC00));
+        uint32_t leads = byte_mask(lead), trails = byte_mask(trail);
+        if ((leads | trails) == 0 &&
+            byte_mask(_mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x800)), units)) == 0xFFFF) {
+            put_three_bytes(&writer, units);
+            i += 16;
+            continue;
+        }
+        if (leads == 0x3333 && trails == 0xCCCC) {
+            put_pairs(&writer, units);
+            i += 16;
+            continue;
+        }
+        unsigned taken = 8;
+        int pairs = (leads | trails) != 0;
+        if (pairs) {
+            __m128i unpaired = _mm_or_si128(_mm_andnot_si128(_mm_srli_si128(trail, 2), lead),
+                                            _mm_andnot_si128(_mm_slli_si128(lead, 2), trail));
+            uint32_t stop = byte_mask(unpaired); /* two bits per unit */
+            if (stop != 0)
+                taken = (unsigned)__builtin_ctz(stop) / 2;
+            if (taken == 0)
+                break;
+        }
+        __m128i previous = _mm_slli_si128(units, 2);
+        if (pairs) {
+            put_utf8(&writer, _mm_cvtepu16_epi32(units), _mm_cvtepu16_epi32(previous), taken < 4 ? taken : 4,
+                     0, 1);
+            if (taken > 4)
+                put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
+                         _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
+        } else {
+            put_utf8(&writer, _mm_cvtepu16_epi32(units), previous, 4, 0, 0);
+            put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), previous, 4, 0, 0);
+        }
+        i += 2 * taken;
+    }
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+/* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values
+ * (unit >> 16 fits a signed compare). */
+static inline __m128i not_scalar_values(__m128i units)
+{
+    return _mm_or_si128(_mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_set1_epi32(0x10)),
+                        _mm_cmpeq_epi32(_mm_and_si128(units, _mm_set1_epi32((int)0xFFFFF800)),
+                                        _mm_set1_epi32(0xD800)));
+}
+
+size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 16) {
+        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+        if (big_endian)
+            units = swap_32(units);
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units)));
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
+        if (taken == 0)
+            break;
+        __m128i wide = _mm_cmpgt_epi32(units, _mm_set1_epi32(0x7F));
+        unsigned non_ascii = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(wide)) & ((1u << taken) - 1);
+        if (non_ascii == 0) {
+            __m128i narrow = _mm_packus_epi32(units, units);
+            byte_writer_put(&writer, _mm_packus_epi16(narrow, narrow), taken);
+        } else {
+            put_utf8(&writer, units, units, taken, 1, 0);
+        }
+        i += 4 * taken;
+    }
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+/* ---- UTF-16 <-> UTF-32 ----
+ *
+ * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
+ * the target's in bit 1 (kernels.h).  UTF-16 -> UTF-32 takes the units of
+ * the BMP (one unit each way, Table 3-5); surrogates -- pairs included --
+ * stop its step, for the scalar reader.  UTF-32 -> UTF-16 splits the
+ * supplementary scalar values into pairs itself. */
+
+size_t utfkit_utf16_to_utf32_sse4(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 16) {
+        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+        if (byte_orders & 1)
+            units = swap_16(units);
+        __m128i surrogate = _mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
+                                            _mm_set1_epi16((short)0xD800));
+        unsigned bad = byte_mask(surrogate); /* two bits per unit */
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) / 2 : 8;
+        if (taken == 0)
+            break;
+        __m128i first = _mm_cvtepu16_epi32(units), second = _mm_cvtepu16_epi32(_mm_srli_si128(units, 8));
+        if (byte_orders & 2) {
+            first = swap_32(first);
+            second = swap_32(second);
+        }
+        if (taken < 8) { /* exactly the units before the surrogate */
+            uint8_t code_points[32];
+            _mm_storeu_si128((__m128i *)code_points, first);
+            _mm_storeu_si128((__m128i *)(code_points + 16), second);
+            memcpy(out, code_points, 4 * taken);
+            out += 4 * taken;
+            i += 2 * taken;
+            break;
+        }
+        _mm_storeu_si128((__m128i *)out, first);
+        _mm_storeu_si128((__m128i *)(out + 16), second);
+        out += 32;
+        i += 16;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+size_t utfkit_utf32_to_utf16_sse4(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    size_t i = 0;
+    uint8_t *out = dst;
+    while (len - i >= 16) {
+        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+        if (byte_orders & 1)
+            units = swap_32(units);
+        /* above FFFF (pairs, or not scalar values: D90) or a surrogate */
+        __m128i other = _mm_or_si128(
+            _mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_setzero_si128()),
+            _mm_cmpeq_epi32(_mm_and_si128(units, _mm_set1_epi32((int)0xFFFFF800)), _mm_set1_epi32(0xD800)));
+        if (_mm_movemask_ps(_mm_castsi128_ps(other)) == 0) { /* four BMP units */
+            __m128i narrow = _mm_packus_epi32(units, units);
+            if (byte_orders & 2)
+                narrow = swap_16(narrow);
+            _mm_storel_epi64((__m128i *)out, narrow);
+            out += 8;
+            i += 16;
+            continue;
+        }
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units)));
+        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
+        if (taken == 0)
+            break;
+        __m128i is_supplementary = _mm_cmpgt_epi32(units, _mm_set1_epi32(0xFFFF));
+        unsigned supplementary =
+            (unsigned)_mm_movemask_ps(_mm_castsi128_ps(is_supplementary)) & ((1u << taken) - 1);
+        /* Table 3-5: lead 110110wwwwxxxxxx (wwww = uuuuu - 1) in the lane's
+         * low half, trail 110111xxxxxxxxxx in its high half. */
+        __m128i offset = _mm_sub_epi32(units, _mm_set1_epi32(0x10000));
+        __m128i lead = _mm_or_si128(_mm_srli_epi32(offset, 10), _mm_set1_epi32(0xD800));
+        __m128i trail = _mm_or_si128(_mm_and_si128(offset, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+        __m128i pair = _mm_or_si128(lead, _mm_slli_epi32(trail, 16));
+        __m128i lanes = _mm_blendv_epi8(units, pair, is_supplementary);
+        if (byte_orders & 2)
+            lanes = swap_16(lanes);
+        /* each used lane's low unit, and its high unit for a pair */
+        unsigned kept = two_bits_per_lane[(1u << taken) - 1] | (unsigned)two_bits_per_lane[supplementary] << 1;
+        lanes = _mm_shuffle_epi8(lanes, _mm_load_si128((const __m128i *)utfkit_kept_units[kept]));
+        uint8_t code_units[16];
+        _mm_storeu_si128((__m128i *)code_units, lanes);
+        unsigned count = 2 * (unsigned)__builtin_popcount(kept);
+        memcpy(out, code_units, count);
+        out += count;
+        i += 4 * taken;
+        if (taken < 4)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#endif
