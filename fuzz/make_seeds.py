@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Callable, Dict, List
 
 FUZZ = Path(__file__).resolve().parent
+sys.path.insert(0, str(FUZZ.parent / "tests"))
+import table_3_7  # noqa: E402  (tests/table_3_7.py: the source tree, no utfkit needed)
 
 # utfkit.h's form numbers (UTFKIT_UTF8 .. UTFKIT_UTF32BE); the UTF targets
 # take the form as `index % 5`.
@@ -69,34 +71,19 @@ LENGTHS = sorted(
     | {m + d for m in (384, 512, 768, 1024, 1536, 2048, 3072, 4096) for d in (-1, 0, 1)}
 )
 
-# Table 3-7 (Unicode 3.9), well-formed byte sequences: lead range, and the
-# range of the second byte; the further bytes are 80..BF.
-TABLE_3_7_ROWS = [
-    (0xC2, 0xDF, 0x80, 0xBF, 2),
-    (0xE0, 0xE0, 0xA0, 0xBF, 3),
-    (0xE1, 0xEC, 0x80, 0xBF, 3),
-    (0xED, 0xED, 0x80, 0x9F, 3),
-    (0xEE, 0xEF, 0x80, 0xBF, 3),
-    (0xF0, 0xF0, 0x90, 0xBF, 4),
-    (0xF1, 0xF3, 0x80, 0xBF, 4),
-    (0xF4, 0xF4, 0x80, 0x8F, 4),
-]
-
-
 def table_3_7_boundaries() -> List[bytes]:
-    """For each row's first and last lead byte: the sequence with the lowest
-    and the highest well-formed second byte, and with the ill-formed second
-    bytes just outside its range (below: 7F, or the continuation byte just
-    under the range; above: C0, or the one just over it) and at the ends of
-    80..BF.  Each completed with 80 bytes to the row's length."""
-    found = []
-    for first_lead, last_lead, low, high, length in TABLE_3_7_ROWS:
+    """For each row's first and last lead byte (Unicode 3.9 Table 3-7): the
+    ill-formed second bytes at the edges of its range (tests/table_3_7.py,
+    the list the tests use too), and besides the sequence with the lowest
+    and the highest well-formed second byte and with 7F, C0, 80 and BF
+    second.  Each completed with 80 bytes to the row's length."""
+    found = list(table_3_7.table_3_7_boundaries().values())
+    for first_lead, last_lead, low, high, length in table_3_7.TABLE_3_7_ROWS:
         tail = b"\x80" * (length - 2)
-        for lead in {first_lead, last_lead}:
-            seconds = {low, high, low - 1, high + 1, 0x7F, 0xC0, 0x80, 0xBF}
-            found += [bytes([lead, second]) + tail for second in sorted(seconds)]
+        for lead in sorted({first_lead, last_lead}):
+            found += [bytes([lead, second]) + tail for second in sorted({low, high, 0x7F, 0xC0, 0x80, 0xBF})]
     found += [b"\xc0\x80", b"\xc1\xbf", b"\xf5\x80\x80\x80", b"\xff", b"\xfe", b"\x80", b"\xbf"]
-    return found
+    return list(dict.fromkeys(found))
 
 
 # Table 3-7's boundaries as characters: the first and last of each row.
