@@ -55,6 +55,8 @@ ASAN_CFLAGS := -O1 -g $(WARNINGS) -std=c11 -Icsrc \
 
 CTEST_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%,$(TEST_SOURCES))
 ASAN_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-asan,$(TEST_SOURCES))
+# The core compiled once under the sanitizers, linked into every C test.
+ASAN_CORE_OBJECTS := $(patsubst csrc/%.c,$(BIN)/asan-core/%.o,$(CORE_SOURCES))
 
 # The ARM cross-build: static, so qemu-aarch64 needs no ARM libraries.
 AARCH64_CC ?= aarch64-linux-gnu-gcc
@@ -119,8 +121,14 @@ $(BIN)/%-aarch64: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BI
 $(BIN)/%: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
 	$(CC) $(CTEST_CFLAGS) -o $@ $< $(CORE_SOURCES)
 
-$(BIN)/%-asan: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
-	$(CC) $(ASAN_CFLAGS) -o $@ $< $(CORE_SOURCES)
+.SECONDARY: $(ASAN_CORE_OBJECTS)
+
+$(BIN)/asan-core/%.o: csrc/%.c $(CORE_HEADERS) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+
+$(BIN)/%-asan: csrc/tests/%.c $(ASAN_CORE_OBJECTS) $(CORE_HEADERS) Makefile | $(BIN)
+	$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASAN_CORE_OBJECTS)
 
 $(BIN):
 	mkdir -p $@
