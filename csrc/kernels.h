@@ -1,6 +1,6 @@
 /*
- * kernels.h -- the function table that dispatch.c fills once per process
- * (internal to the core; the binding never sees it).
+ * kernels.h -- the kernel table's entry type, the CPU features kernels need,
+ * and the active kernel (internal to the core; the binding never sees it).
  *
  * A kernel is one instruction set's build of the same building blocks with
  * identical contracts.  The UTF-8 loops are written once and compiled per
@@ -30,8 +30,74 @@ typedef struct utf8_census {
     size_t utf16_units;  /* code_points plus the 4-byte lead bytes F0..FF (D91: a pair) */
 } utf8_census;
 
+/* ---- CPU features ----
+ *
+ * Every feature a kernel may need, listed once: X(constant, name) where
+ * `name` is what __builtin_cpu_supports and utfkit_cpu_features() call it.
+ * dispatch.c probes them once per process.  NEON (Advanced SIMD) is part
+ * of the AArch64 base architecture, so it is present exactly there. */
+#define UTFKIT_X86_CPU_FEATURES(X)                                               \
+    X(SSE2, "sse2") X(SSSE3, "ssse3") X(SSE41, "sse4.1") X(SSE42, "sse4.2")      \
+    X(POPCNT, "popcnt") X(BMI2, "bmi2") X(AVX, "avx") X(AVX2, "avx2")            \
+    X(AVX512F, "avx512f") X(AVX512BW, "avx512bw") X(AVX512VL, "avx512vl")        \
+    X(AVX512VBMI, "avx512vbmi") X(AVX512VBMI2, "avx512vbmi2")
+#define UTFKIT_ARM_CPU_FEATURES(X) X(NEON, "neon")
+#define UTFKIT_CPU_FEATURES(X) UTFKIT_X86_CPU_FEATURES(X) UTFKIT_ARM_CPU_FEATURES(X)
+
+enum utfkit_cpu_feature_index {
+#define UTFKIT_CPU_FEATURE_INDEX(constant, name) UTFKIT_CPU_INDEX_##constant,
+    UTFKIT_CPU_FEATURES(UTFKIT_CPU_FEATURE_INDEX)
+#undef UTFKIT_CPU_FEATURE_INDEX
+    UTFKIT_CPU_FEATURE_COUNT
+};
+
+/* One bit per feature, for utfkit_kernel.features. */
+enum utfkit_cpu_feature {
+#define UTFKIT_CPU_FEATURE_BIT(constant, name) UTFKIT_CPU_##constant = 1u << UTFKIT_CPU_INDEX_##constant,
+    UTFKIT_CPU_FEATURES(UTFKIT_CPU_FEATURE_BIT)
+#undef UTFKIT_CPU_FEATURE_BIT
+};
+
+/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
+ *
+ * Each converts a prefix of src[0..len) and returns its length in bytes;
+ * *written receives the bytes written, and exactly dst[0..*written) is
+ * written (the caller has room for the worst case of the whole of src).
+ * A block function stops before anything it does not handle and when too
+ * little input remains for its vectors, so it may return 0; the scalar
+ * readers (utf8.c, utf16.c, utf32.c) take over from there.  `big_endian`
+ * is the byte order of the UTF-16 / UTF-32 side.
+ *
+ *   utf8_to_utf16 / utf8_to_utf32: src is unchecked UTF-8, read from a
+ *     character boundary; only whole characters of well-formed (Table 3-7)
+ *     stretches are consumed, so every ill-formed subsequence, with the
+ *     characters around it, is left to the scalar reader.
+ *   utf16_to_utf8 / utf32_to_utf8: src is unchecked code units; only units
+ *     that are scalar values (never a surrogate or a unit above 10FFFF,
+ *     whose handling depends on `errors`) are consumed, so every error is
+ *     left to the scalar reader, which reports or repairs it exactly.
+ *   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
+ *     both sides have a byte order, so the `big_endian` argument holds the
+ *     source's (1: big-endian) in bit 0 and the target's in bit 1. */
+/* Readers call a block function only with at least this many bytes. */
+#define UTFKIT_TRANSCODE_BLOCK 64
+
+typedef size_t (*utfkit_transcode_block)(const uint8_t *src, size_t len, int big_endian,
+                                         uint8_t *dst, size_t *written);
+
+/* ---- the kernel table ----
+ *
+ * One entry per instruction set (dispatch.c): its name, the CPU features
+ * every one of its functions is compiled for, and every operation.  An
+ * operation a kernel does not have is NULL, and the callers then do that
+ * part with the scalar code.  Adding an operation means one member here
+ * and one initialiser line per kernel in dispatch.c. */
 typedef struct utfkit_kernel {
     const char *name;
+    /* UTFKIT_CPU_* bits this CPU must have to run the kernel. */
+    uint32_t features;
+
+    /* ---- UTF-8 validation (never NULL in a kernel that runs) ---- */
     /* Length of the longest prefix of src[0..len) made of bytes 00..7F
      * (ASCII; each is a whole character, Table 3-7 row 1). */
     size_t (*ascii_prefix_length)(const uint8_t *src, size_t len);
@@ -47,10 +113,11 @@ typedef struct utfkit_kernel {
      * scanning the text again from the start (0 for the others). */
     size_t (*utf8_well_formed_bound)(const uint8_t *src, size_t len);
 
-    /* Output lengths of well-formed text, by counting code units
-     * (csrc/lengths.c is the reference, simd/utf_lengths.h the vector
-     * form).  For ill-formed text the numbers mean nothing, but every
-     * kernel gives the same ones and reads nothing outside src[0..len). */
+    /* ---- output lengths (never NULL in a kernel that runs) ----
+     * Lengths of well-formed text, by counting code units (csrc/lengths.c
+     * is the reference, simd/utf_lengths.h the vector form).  For
+     * ill-formed text the numbers mean nothing, but every kernel gives the
+     * same ones and reads nothing outside src[0..len). */
     size_t (*utf8_code_points)(const uint8_t *src, size_t len);
     size_t (*utf8_utf16_units)(const uint8_t *src, size_t len);
     /* UTF-8 length of the len / 2 UTF-16 units of src. */
@@ -61,19 +128,44 @@ typedef struct utfkit_kernel {
     size_t (*utf32_utf8_length)(const uint8_t *src, size_t len, int big_endian);
     /* Units 10000 and above among the len / 4 UTF-32 units. */
     size_t (*utf32_supplementary)(const uint8_t *src, size_t len, int big_endian);
+
+    /* ---- validation fused with a length (NULL: validate, then count) ---- */
     /* UTF-8 validation and census in one pass: utf8_well_formed_bound's
      * answer, and *census filled in when it is len (else *census means
-     * nothing).  NULL for a kernel without one: callers validate, then
-     * count. */
+     * nothing). */
     size_t (*utf8_validate_census)(const uint8_t *src, size_t len, utf8_census *census);
     /* UTF-16 validation (D91) and UTF-8 length in one pass: 1 and
-     * *utf8_length set if src[0..len) is well-formed UTF-16, else 0.  NULL
-     * for a kernel without one. */
+     * *utf8_length set if src[0..len) is well-formed UTF-16, else 0. */
     int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
                                       size_t *utf8_length);
+
+    /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
+    utfkit_transcode_block utf8_to_utf16;
+    utfkit_transcode_block utf8_to_utf32;
+    utfkit_transcode_block utf16_to_utf8;
+    utfkit_transcode_block utf32_to_utf8;
+    utfkit_transcode_block utf16_to_utf32;
+    utfkit_transcode_block utf32_to_utf16;
 } utfkit_kernel;
 
-extern const utfkit_kernel *utfkit_active_kernel;
+/* The kernel every core function uses: NULL until the first call chooses
+ * one (the best this CPU runs) or utfkit_set_backend sets one.  Always an
+ * entry of dispatch.c's table, which is constant, so that swapping it is a
+ * single pointer store and a call in another thread sees either kernel
+ * whole.  Read it with utfkit_kernel_active(). */
+extern const utfkit_kernel *utfkit_chosen_kernel;
+
+/* Chooses the best kernel for this CPU if none was chosen yet; returns the
+ * chosen one (dispatch.c). */
+const utfkit_kernel *utfkit_kernel_choose(void);
+
+static inline const utfkit_kernel *utfkit_kernel_active(void)
+{
+    const utfkit_kernel *kernel = __atomic_load_n(&utfkit_chosen_kernel, __ATOMIC_ACQUIRE);
+    return kernel != NULL ? kernel : utfkit_kernel_choose();
+}
+
+/* ---- the functions of each kernel (named stem_kernel) ---- */
 
 #define UTFKIT_DECLARE_KERNEL(suffix)                                                     \
     size_t utfkit_ascii_prefix_length_##suffix(const uint8_t *src, size_t len);          \
@@ -88,6 +180,14 @@ extern const utfkit_kernel *utfkit_active_kernel;
     size_t utf16_surrogates_##suffix(const uint8_t *src, size_t len, int big_endian);   \
     size_t utf32_utf8_length_##suffix(const uint8_t *src, size_t len, int big_endian);  \
     size_t utf32_supplementary_##suffix(const uint8_t *src, size_t len, int big_endian);
+
+#define UTFKIT_DECLARE_TRANSCODERS(suffix)                                                  \
+    size_t utfkit_utf8_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf8_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
 
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
@@ -111,60 +211,13 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
 int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+UTFKIT_DECLARE_TRANSCODERS(avx2)
+UTFKIT_DECLARE_TRANSCODERS(avx512)
 #endif
 
 #if defined(__aarch64__)
 #define UTFKIT_AARCH64 1
 UTFKIT_DECLARE_KERNEL(neon)
-#endif
-
-/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
- *
- * Each converts a prefix of src[0..len) and returns its length in bytes;
- * *written receives the bytes written, and exactly dst[0..*written) is
- * written (the caller has room for the worst case of the whole of src).
- * A block function stops before anything it does not handle and when too
- * little input remains for its vectors, so it may return 0; the scalar
- * readers (utf8.c, utf16.c, utf32.c) take over from there.  `big_endian`
- * is the byte order of the UTF-16 / UTF-32 side.
- *
- *   utf8_to_utf16 / utf8_to_utf32: src is unchecked UTF-8, read from a
- *     character boundary; only whole characters of well-formed (Table 3-7)
- *     stretches are consumed, so every ill-formed subsequence, with the
- *     characters around it, is left to the scalar reader.
- *   utf16_to_utf8 / utf32_to_utf8: src is unchecked code units; only units
- *     that are scalar values (never a surrogate or a unit above 10FFFF,
- *     whose handling depends on `errors`) are consumed, so every error is
- *     left to the scalar reader, which reports or repairs it exactly. */
-/* Readers call a block function only with at least this many bytes. */
-#define UTFKIT_TRANSCODE_BLOCK 64
-
-typedef size_t (*utfkit_transcode_block)(const uint8_t *src, size_t len, int big_endian,
-                                         uint8_t *dst, size_t *written);
-
-/*   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
- *     both sides have a byte order, so the `big_endian` argument holds the
- *     source's (1: big-endian) in bit 0 and the target's in bit 1. */
-typedef struct utfkit_transcoders {
-    utfkit_transcode_block utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8;
-    utfkit_transcode_block utf16_to_utf32, utf32_to_utf16;
-} utfkit_transcoders;
-
-/* The blocks of the active kernel; a NULL member means the scalar reader
- * does all of that direction.  Set with utfkit_active_kernel. */
-extern const utfkit_transcoders *utfkit_active_transcoders;
-
-#if defined(UTFKIT_X86_64)
-#define UTFKIT_DECLARE_TRANSCODERS(suffix)                                                  \
-    size_t utfkit_utf8_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf8_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf16_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf32_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf16_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf32_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    int utfkit_transcoders_supported_##suffix(void);
-UTFKIT_DECLARE_TRANSCODERS(avx2)
-UTFKIT_DECLARE_TRANSCODERS(avx512)
 #endif
 
 #endif /* UTFKIT_KERNELS_H */

@@ -68,7 +68,7 @@ static UTFKIT_ALWAYS_INLINE size_t latin1_step(const uint8_t *src, size_t *i, si
 static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t len, int ascii,
                                                       int errors, utfkit_sink *sink, int to)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     size_t i = 0, subpart = 0;
     int status = UTFKIT_OK;
     SINK_DRIVE(sink, to, i, len, output_per_latin1_byte(to), (size_t)0, status != UTFKIT_OK,
@@ -94,7 +94,7 @@ static utfkit_result narrow_to_narrow(const uint8_t *src, size_t len, int ascii,
     }
     static const uint8_t question_mark = '?';
     for (size_t i = 0; i < len;) {
-        size_t run = utfkit_active_kernel->ascii_prefix_length(src + i, len - i);
+        size_t run = utfkit_kernel_active()->ascii_prefix_length(src + i, len - i);
         sink_append(sink, src + i, run);
         i += run;
         if (i == len)
@@ -170,7 +170,7 @@ static size_t narrow_code_points(const uint32_t *code_points, size_t n, uint32_t
  * written (dst has room for n). */
 static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *dst, size_t *made)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     size_t i = 0, o = 0;
     while (i < n) {
         size_t run = kernel->ascii_prefix_length(src + i, n - i);

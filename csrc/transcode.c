@@ -102,7 +102,7 @@ utfkit_result utfkit_transcoded_length(const uint8_t *src, size_t len, int from,
 {
     if (!arguments_are_sound(len, from, to, errors) || to == UTFKIT_COUNT_ONLY)
         return unsound;
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
     if (from == UTFKIT_UTF8 && (to_utf16 || to_utf32) && kernel->utf8_validate_census != NULL) {
@@ -167,8 +167,8 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_LATIN1)
         return 1; /* every byte is a code point */
     if (form == UTFKIT_ASCII)
-        return utfkit_active_kernel->ascii_prefix_length(src, len) == len;
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+        return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
         kernel->utf16_validate_utf8_length != NULL) {
         size_t length;
@@ -212,7 +212,7 @@ size_t utfkit_well_formed_length(const uint8_t *src, size_t len, int from, int t
         utfkit_sink sink = sink_over(NULL, 0);
         return transcode_read_into(src, len, from, to, UTFKIT_REPLACE, &sink).written;
     }
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
     if (from == UTFKIT_UTF8) {
         if (to == UTFKIT_UTF8)

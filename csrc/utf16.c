@@ -148,8 +148,9 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
      * scalar values before run_end, and the steps here everything else. */
     /* To UTF-32, the block converter takes both byte orders (kernels.h). */
     int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
-    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf16_to_utf8
-                                    : to_utf32 ? utfkit_active_transcoders->utf16_to_utf32
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? kernel->utf16_to_utf8
+                                    : to_utf32 ? kernel->utf16_to_utf32
                                                : NULL;
     int block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
     block_schedule schedule = BLOCK_SCHEDULE_START;

@@ -104,8 +104,9 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
      * scalar values before run_end, and the steps here everything else. */
     /* To UTF-16, the block converter takes both byte orders (kernels.h). */
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
-    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? utfkit_active_transcoders->utf32_to_utf8
-                                    : to_utf16 ? utfkit_active_transcoders->utf32_to_utf16
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? kernel->utf32_to_utf8
+                                    : to_utf16 ? kernel->utf32_to_utf16
                                                : NULL;
     int block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
     block_schedule schedule = BLOCK_SCHEDULE_START;

@@ -80,17 +80,17 @@ static utfkit_result first_ill_formed_after(const uint8_t *src, size_t len, size
 
 utfkit_result utf8_first_ill_formed(const uint8_t *src, size_t len)
 {
-    return first_ill_formed(src, len, utfkit_active_kernel);
+    return first_ill_formed(src, len, utfkit_kernel_active());
 }
 
 int utfkit_utf8_validate(const uint8_t *src, size_t len)
 {
-    return utfkit_active_kernel->utf8_validate(src, len);
+    return utfkit_kernel_active()->utf8_validate(src, len);
 }
 
 utfkit_result utfkit_utf8_check(const uint8_t *src, size_t len)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     /* Well-formed input, the common case, takes the fast validation; the
      * exact search for an error starts where the validation found it (a
      * few vectors before it), not at the start. */
@@ -126,7 +126,7 @@ static inline int append(uint8_t *dst, size_t cap, size_t *out, int *fits,
 static utfkit_result repair(const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
                             const uint8_t *substitute, size_t substitute_length)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     size_t i = 0, out = 0;
     int fits = 1;
     for (;;) {
@@ -181,7 +181,7 @@ static size_t count_characters(const uint8_t *src, size_t len, const utfkit_kern
 
 size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     size_t bound;
     if (kernel->utf8_validate_census != NULL) {
         utf8_census census;
@@ -268,7 +268,7 @@ static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, siz
                                                          utfkit_sink *sink, int to)
 {
     size_t i = 0;
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, 0,
                out = utf8_step(src, &i, run_end, dst, out, to, kernel));
 }
@@ -316,7 +316,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
                                                               int to,
                                                               utfkit_transcode_block blocks)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     int big_endian = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
     size_t i = 0, subpart = 0;
     block_schedule schedule = BLOCK_SCHEDULE_START;
@@ -336,10 +336,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
                                                     utfkit_sink *sink, int to)
 {
-    const utfkit_kernel *kernel = utfkit_active_kernel;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
     utfkit_transcode_block blocks =
-        to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? utfkit_active_transcoders->utf8_to_utf16
-        : to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE ? utfkit_active_transcoders->utf8_to_utf32
+        to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? kernel->utf8_to_utf16
+        : to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE ? kernel->utf8_to_utf32
         : NULL;
     if (blocks != NULL)
         return utf8_read_in_blocks(src, len, errors, sink, to, blocks);
@@ -405,7 +405,7 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
         copy_well_formed(src, len, sink);
         return;
     case UTFKIT_COUNT_ONLY:
-        sink->out += count_characters(src, len, utfkit_active_kernel);
+        sink->out += count_characters(src, len, utfkit_kernel_active());
         return;
     case UTFKIT_UTF16LE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF16LE); return;
     case UTFKIT_UTF16BE: utf8_decode_well_formed(src, len, sink, UTFKIT_UTF16BE); return;

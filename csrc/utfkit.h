@@ -366,19 +366,16 @@ utfkit_offsets_result utfkit_offsets_transcode(const uint8_t *src, size_t len, c
 /* ---- kernels ---- */
 
 /* Name of the active kernel: "scalar", "sse2", "sse4", "avx2", "avx512" or
- * "neon". */
+ * "neon" (utfkit_backend_name lists them).  The first call into the core
+ * makes the best kernel this CPU runs the active one, and that one runs
+ * every operation. */
 const char *utfkit_backend(void);
 
 /* Makes the named kernel active.  0 on success, -1 if the name is unknown,
  * -2 if this CPU cannot run it.  NULL selects the best one for this CPU.
- * Not thread-safe: call it before any other thread uses the library. */
+ * A call already running in another thread finishes with either kernel
+ * (all give identical results). */
 int utfkit_set_backend(const char *name);
-
-/* The kernel that runs `operation`: for "validate" (UTF-8 validation, in
- * every entry point that validates UTF-8), the faster of the AVX-512 and
- * AVX2 kernels as measured once when the kernel was chosen automatically
- * (dispatch.c); for anything else, utfkit_backend(). */
-const char *utfkit_backend_of(const char *operation);
 
 /* 1 if this CPU can run the named kernel, else 0. */
 int utfkit_backend_available(const char *name);

@@ -76,7 +76,7 @@ def test_the_document_records_its_schema_and_version(saved_run):
 def test_machine_names_cpu_kernel_python_and_utfkit(saved_run):
     machine = json.loads(saved_run.read_text(encoding="utf-8"))["machine"]
     assert set(machine) >= {"cpu", "cpu_count", "machine", "system", "kernel", "python",
-                            "utfkit", "backend", "validation_backend", "load_average_1min",
+                            "utfkit", "backend", "load_average_1min",
                             "clock"}
     assert machine["backend"] == utfkit.backend()
     assert machine["utfkit"] == utfkit.__version__
@@ -151,8 +151,7 @@ def test_load_refuses_what_is_not_a_document_of_this_version(saved_run, tmp_path
 def _document(cpu="CPU A", backend="avx2", python="CPython 3.11.7", cells=()):
     return {
         "schema": "utfkit-bench", "schema_version": 1,
-        "machine": {"cpu": cpu, "backend": backend, "validation_backend": backend,
-                    "python": python},
+        "machine": {"cpu": cpu, "backend": backend, "python": python},
         "settings": {"clock": "wall"},
         "results": [
             {"op": op, "text": text, "size": size, "median_ratio": ratio,

@@ -343,14 +343,17 @@ def test_utfkit_backend_environment_variable_forces_a_kernel(forced):
     assert completed.stdout.strip() == forced
 
 
-def test_backend_of_validate_names_a_kernel_this_cpu_runs(kernel):
-    # Forced by name (as the kernel fixture does), the kernel runs everything.
-    assert utfkit._kernels.backend_of("validate") == kernel
-    assert utfkit._kernels.backend_of("transcode") == kernel
-    # Chosen automatically, validation may go to another kernel measured faster.
+def test_the_best_kernel_runs_everything_when_none_is_forced(kernel):
     utfkit._kernels.set_backend(None)
     try:
-        assert utfkit._kernels.backend_of("validate") in utfkit._kernels.available_backends()
-        assert utfkit._kernels.backend_of("transcode") == utfkit.backend()
+        assert utfkit.backend() == utfkit._kernels.available_backends()[-1]
     finally:
         utfkit._kernels.set_backend(kernel)
+    assert utfkit.backend() == kernel
+
+
+def test_known_backends_come_from_the_c_table():
+    known = utfkit._kernels.known_backends()
+    assert known[0] == "scalar"
+    assert set(known) == {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"}
+    assert set(utfkit._kernels.available_backends()) <= set(known)

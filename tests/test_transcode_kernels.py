@@ -62,7 +62,7 @@ FORMS = {
 }
 ERRORS = {"strict": lib.UTFKIT_STRICT, "replace": lib.UTFKIT_REPLACE, "ignore": lib.UTFKIT_IGNORE}
 
-#: The directions the SIMD kernels accelerate (kernels.h, utfkit_transcoders).
+#: The directions the SIMD kernels accelerate (kernels.h, the transcoding blocks).
 DIRECTIONS = [("utf-8", to) for to in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")] + [
     (source, "utf-8") for source in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 ] + [  # direct UTF-16 <-> UTF-32: each byte order on each side

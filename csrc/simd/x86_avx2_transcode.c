@@ -1,7 +1,6 @@
 /*
- * x86_avx2_transcode.c -- transcoding blocks for CPUs with AVX2 and BMI2:
- * the `utfkit_transcoders` of kernels.h for the avx2 kernel (and for the
- * avx512 kernel on CPUs without VBMI2).
+ * x86_avx2_transcode.c -- transcoding blocks for CPUs with AVX2, BMI2 and
+ * POPCNT: those of the avx2 kernel (kernels.h).
  *
  * AVX2 has no byte compression and no permute across its 128-bit halves,
  * so variable-length output is packed 16 bytes at a time with PSHUFB and a
@@ -33,17 +32,6 @@
 #include <immintrin.h>
 
 #include "x86_shuffle_tables.h"
-
-int utfkit_transcoders_supported_avx2(void)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
-           __builtin_cpu_supports("popcnt");
-#else
-    return 0;
-#endif
-}
 
 /* Everything below is compiled for these features, with no -m flag for the build. */
 #if defined(__clang__)

@@ -1,7 +1,7 @@
 /*
  * x86_avx512_transcode.c -- transcoding blocks for CPUs with AVX-512 F, BW,
- * VL, VBMI and VBMI2 (Intel Ice Lake and later, AMD Zen 4 and later): the
- * `utfkit_transcoders` of kernels.h for the avx512 kernel.
+ * VL, VBMI and VBMI2 (Intel Ice Lake and later, AMD Zen 4 and later): those
+ * of the avx512 kernel (kernels.h).
  *
  * The method follows the published idea of Clausecker & Lemire
  * ("Transcoding Unicode characters with AVX-512 instructions", 2023): with
@@ -35,18 +35,6 @@
 
 #if defined(UTFKIT_X86_64)
 #include <immintrin.h>
-
-int utfkit_transcoders_supported_avx512(void)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-           __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
-#else
-    return 0;
-#endif
-}
 
 /* Everything below is compiled for these features, with no -m flag for the build. */
 #if defined(__clang__)

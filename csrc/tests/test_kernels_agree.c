@@ -36,8 +36,8 @@
 
 #include "utfkit.h"
 
-static const char *const kernel_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
-#define KERNEL_NAMES (sizeof kernel_names / sizeof kernel_names[0])
+/* At least as many kernels as utfkit_backend_name lists. */
+#define MAX_KERNELS 32
 
 /* xorshift64*: a fixed-seed generator, the same sequence on every machine. */
 static uint64_t random_state = 0x9E3779B97F4A7C15ull;
@@ -230,13 +230,13 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    const char *available[KERNEL_NAMES];
+    const char *available[MAX_KERNELS];
     size_t kernels = 0;
     printf("kernels:");
-    for (size_t k = 0; k < KERNEL_NAMES; k++)
-        if (utfkit_backend_available(kernel_names[k])) {
-            available[kernels++] = kernel_names[k];
-            printf(" %s", kernel_names[k]);
+    for (size_t k = 0; utfkit_backend_name(k) != NULL && kernels < MAX_KERNELS; k++)
+        if (utfkit_backend_available(utfkit_backend_name(k))) {
+            available[kernels++] = utfkit_backend_name(k);
+            printf(" %s", utfkit_backend_name(k));
         }
     printf("\n");
 

@@ -598,9 +598,9 @@ static void fail_output(const case_context *c, const uint8_t *expected,
  * Backends.
  * ------------------------------------------------------------------------ */
 
-static const char *const backend_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
-#define BACKEND_NAMES (sizeof backend_names / sizeof backend_names[0])
-static const char *available_backends[BACKEND_NAMES];
+/* At least as many kernels as utfkit_backend_name lists. */
+#define MAX_BACKENDS 32
+static const char *available_backends[MAX_BACKENDS];
 static size_t available_backend_count;
 
 static void use_backend(const char *name)
@@ -616,9 +616,9 @@ static void use_backend(const char *name)
 
 static void find_backends(void)
 {
-    for (size_t b = 0; b < BACKEND_NAMES; ++b)
-        if (utfkit_backend_available(backend_names[b]) == 1)
-            available_backends[available_backend_count++] = backend_names[b];
+    for (size_t b = 0; utfkit_backend_name(b) != NULL && available_backend_count < MAX_BACKENDS; ++b)
+        if (utfkit_backend_available(utfkit_backend_name(b)) == 1)
+            available_backends[available_backend_count++] = utfkit_backend_name(b);
     if (available_backend_count == 0 || strcmp(available_backends[0], "scalar") != 0) {
         fprintf(stderr, "FATAL utfkit_backend_available(\"scalar\") is not 1\n");
         exit(2);

@@ -283,9 +283,13 @@ static void print_bytes_to_string(char *out, size_t out_size, const uint8_t *byt
  * Backends.
  * ------------------------------------------------------------------------ */
 
+/* Every kernel name, whether or not this CPU runs it: the names this build
+ * lists (utfkit_backend_name) must include these. */
 static const char *const backend_names[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "neon"};
 #define BACKEND_NAMES (sizeof backend_names / sizeof backend_names[0])
-static const char *available_backends[BACKEND_NAMES];
+/* At least as many kernels as utfkit_backend_name lists. */
+#define MAX_BACKENDS 32
+static const char *available_backends[MAX_BACKENDS];
 static size_t available_backend_count;
 
 static void use_backend(const char *name)
@@ -302,24 +306,32 @@ static void use_backend(const char *name)
 static void check_backend_selection(void)
 {
     for (size_t b = 0; b < BACKEND_NAMES; ++b) {
-        int available = utfkit_backend_available(backend_names[b]);
+        size_t listed = 0;
+        while (utfkit_backend_name(listed) != NULL && strcmp(utfkit_backend_name(listed), backend_names[b]) != 0)
+            listed++;
+        if (utfkit_backend_name(listed) == NULL)
+            fail("utfkit_backend_name", NULL, 0, 0, "\"%s\" is not listed", backend_names[b]);
+    }
+    for (size_t b = 0; utfkit_backend_name(b) != NULL && available_backend_count < MAX_BACKENDS; ++b) {
+        const char *name = utfkit_backend_name(b);
+        int available = utfkit_backend_available(name);
         if (available != 0 && available != 1) {
             fail("utfkit_backend_available", NULL, 0, 0, "\"%s\": expected 0 or 1, got %d",
-                 backend_names[b], available);
+                 name, available);
             continue;
         }
-        int rc = utfkit_set_backend(backend_names[b]);
+        int rc = utfkit_set_backend(name);
         if (available) {
-            available_backends[available_backend_count++] = backend_names[b];
+            available_backends[available_backend_count++] = name;
             if (rc != 0)
                 fail("utfkit_set_backend", NULL, 0, 0, "\"%s\" is available: expected 0, got %d",
-                     backend_names[b], rc);
-            else if (strcmp(utfkit_backend(), backend_names[b]) != 0)
+                     name, rc);
+            else if (strcmp(utfkit_backend(), name) != 0)
                 fail("utfkit_backend", NULL, 0, 0, "after selecting \"%s\" got \"%s\"",
-                     backend_names[b], utfkit_backend());
+                     name, utfkit_backend());
         } else if (rc != -2) {
             fail("utfkit_set_backend", NULL, 0, 0,
-                 "\"%s\" is unavailable on this CPU: expected -2, got %d", backend_names[b], rc);
+                 "\"%s\" is unavailable on this CPU: expected -2, got %d", name, rc);
         }
     }
     if (available_backend_count == 0 || strcmp(available_backends[0], "scalar") != 0)

@@ -12,7 +12,7 @@ from typing import List, Optional
 
 from ._native import ffi, lib
 
-__all__ = ["available_backends", "backend", "backend_of", "cpu_features", "known_backends", "set_backend"]
+__all__ = ["available_backends", "backend", "cpu_features", "known_backends", "set_backend"]
 
 
 def known_backends() -> List[str]:
@@ -35,7 +35,9 @@ def available_backends() -> List[str]:
 def set_backend(name: Optional[str]) -> None:
     """Make `name` the active kernel (None: the best for this CPU).
 
-    Meant for tests and benchmarks; not safe while other threads call utfkit.
+    Meant for tests and benchmarks.  A call running meanwhile in another
+    thread finishes with the old kernel or the new one (they give identical
+    results).
     """
     if name is None:
         lib.utfkit_set_backend(ffi.NULL)
@@ -53,16 +55,8 @@ def set_backend(name: Optional[str]) -> None:
 
 
 def backend() -> str:
-    """The active kernel: 'scalar', 'sse2', 'sse4', 'avx2', 'avx512' or 'neon'."""
+    """The active kernel, which runs every operation: one of :func:`known_backends`."""
     return str(ffi.string(lib.utfkit_backend()).decode("ascii"))
-
-
-def backend_of(operation: str) -> str:
-    """The kernel that runs `operation`: for ``"validate"`` (UTF-8
-    validation, wherever it happens), the faster of AVX-512 and AVX2 as
-    measured once at import when both are available and no kernel was
-    forced; otherwise :func:`backend`."""
-    return str(ffi.string(lib.utfkit_backend_of(operation.encode())).decode("ascii"))
 
 
 def cpu_features() -> str:

@@ -579,7 +579,6 @@ def _command_info(args: argparse.Namespace) -> int:
     facts = {
         "utfkit": __version__,
         "backend": _kernels.backend(),
-        "validation backend": _kernels.backend_of("validate"),
         "available backends": ", ".join(_kernels.available_backends()),
         "cpu": cpu_model(),
         "cpu features": _kernels.cpu_features(),

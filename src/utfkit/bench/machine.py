@@ -67,6 +67,5 @@ def machine_info() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "utfkit": utfkit_version(),
         "backend": _kernels.backend(),
-        "validation_backend": _kernels.backend_of("validate"),
         "load_average_1min": load_average(),
     }

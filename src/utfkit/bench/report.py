@@ -84,11 +84,6 @@ def header(
         f"utfkit {info['utfkit']}, backend {info['backend']}"
         + (
             ""
-            if info.get("validation_backend", info["backend"]) == info["backend"]
-            else f" (validation: {info['validation_backend']}, measured faster here)"
-        )
-        + (
-            ""
             if info.get("load_average_1min") is None
             else f" | load average {info['load_average_1min']:.2f} at start"
         ),
