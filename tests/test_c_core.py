@@ -58,8 +58,10 @@ KERNELS_AGREE_PROGRAM_SOURCE = CSRC / "tests" / "test_kernels_agree.c"
 STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
 OFFSETS_PROGRAM_SOURCE = CSRC / "tests" / "test_offsets.c"
 UTFE8_PROGRAM_SOURCE = CSRC / "tests" / "test_utfe8.c"
+LATIN1_PARTIAL_PROGRAM_SOURCE = CSRC / "tests" / "test_latin1_partial.c"
 PROGRAM_SOURCES = [TABLE_3_7_PROGRAM_SOURCE, TRANSCODE_PROGRAM_SOURCE, KERNELS_AGREE_PROGRAM_SOURCE,
-                   STREAM_PROGRAM_SOURCE, OFFSETS_PROGRAM_SOURCE, UTFE8_PROGRAM_SOURCE]
+                   STREAM_PROGRAM_SOURCE, OFFSETS_PROGRAM_SOURCE, UTFE8_PROGRAM_SOURCE,
+                   LATIN1_PARTIAL_PROGRAM_SOURCE]
 
 
 @pytest.fixture(autouse=True)
@@ -160,3 +162,13 @@ def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(run_pro
     stdout = run_program(UTFE8_PROGRAM_SOURCE)
     checked = int(stdout.strip().splitlines()[-1].split()[0])
     assert checked > 100_000, stdout
+
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_latin1_ascii_and_bounded_conversion_equal_their_references_under_every_kernel(run_program):
+    stdout = run_program(LATIN1_PARTIAL_PROGRAM_SOURCE)
+    for number in range(1, 4):
+        assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
+    checked = int(stdout.strip().splitlines()[-1].split()[0])
+    assert checked > 1_000_000, stdout
