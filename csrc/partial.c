@@ -134,12 +134,11 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
         for (size_t p = last; p > begin && p >= 2; p -= 2)
             if (!is_lead_surrogate(load16(src + p - 2, big_endian)))
                 return p;
-        /* A run of lead surrogates: cut between two of them (each is
-         * unpaired either way, and replaced as one unit either way); not
-         * before a byte the input ends in, which a lead surrogate's
-         * "unexpected end of data" takes in. */
+        /* A run of lead surrogates: cut between two of them, or before the
+         * odd byte the input ends in (each is unpaired either way, and
+         * replaced as one unit either way); no unit is read past len. */
         for (size_t p = last; p > begin && p >= 2; p -= 2)
-            if (p + 2 <= len && !is_trail_surrogate(load16(src + p, big_endian)))
+            if (p + 2 > len || !is_trail_surrogate(load16(src + p, big_endian)))
                 return p;
         return begin;
     }
