@@ -3,6 +3,8 @@
  * encoding forms, its exact length, and validation / first error / counting
  * for every form, dispatched to the reader of the source form (readers.h).
  */
+#include <string.h>
+
 #include "readers.h"
 #include "utfkit.h"
 
@@ -84,6 +86,17 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return unsound;
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
+    if (from == to && len != 0 && cap >= len &&
+        (from == UTFKIT_UTF8 || ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) &&
+                                 utfkit_kernel_active()->utf16_validate_utf8_length != NULL)) &&
+        utfkit_validate(src, len, from)) {
+        /* Well-formed text (D92, D91) is its own conversion, whatever
+         * `errors` says: one validation on the kernel's vectors, then a
+         * copy. */
+        memcpy(dst, src, len);
+        utfkit_result copied = {UTFKIT_OK, len, 0, len};
+        return copied;
+    }
     utfkit_sink sink = sink_over(dst, cap);
     return transcode_read_into(src, len, from, to, errors, &sink);
 }
@@ -169,6 +182,16 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_ASCII)
         return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_kernel_active();
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
+        /* D91: units without surrogates are well-formed, and counting them
+         * is cheap -- tried when the first KiB has none (text with
+         * surrogates goes straight to the pairing check below). */
+        size_t probe = len < 1024 ? len : 1024;
+        int big_endian = form == UTFKIT_UTF16BE;
+        if (kernel->utf16_surrogates(src, probe, big_endian) == 0 &&
+            kernel->utf16_surrogates(src + probe, len - probe, big_endian) == 0)
+            return 1;
+    }
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) &&
         kernel->utf16_validate_utf8_length != NULL) {
         size_t length;

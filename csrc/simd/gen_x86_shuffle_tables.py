@@ -3,7 +3,7 @@ transcoding blocks (x86_avx2_transcode.c).  Run from the repository root:
 
     python3 csrc/simd/gen_x86_shuffle_tables.py
 
-Two tables of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
+Three tables of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
 
 utfkit_lane_prefixes[i]
     For four 32-bit lanes holding the UTF-8 bytes of one character each,
@@ -13,6 +13,11 @@ utfkit_lane_prefixes[i]
 utfkit_kept_units[m]
     For eight 16-bit lanes: gathers the lanes whose bit is set in m, in
     order, to the front (their number is popcount(m)).
+utfkit_two_byte_prefixes[m]
+    For eight 16-bit lanes holding the UTF-8 bytes of one character each,
+    lead byte first, where lane k's character is 2 bytes long if bit k of m
+    is set and 1 byte long if not: gathers those bytes, lane after lane, to
+    the front (their number is 8 + popcount(m)).
 """
 
 from __future__ import annotations
@@ -36,6 +41,13 @@ def kept_units(mask: int) -> list[int]:
     for lane in range(8):
         if mask >> lane & 1:
             control += [2 * lane, 2 * lane + 1]
+    return control + [ZERO] * (16 - len(control))
+
+
+def two_byte_prefixes(mask: int) -> list[int]:
+    control = []
+    for lane in range(8):
+        control += [2 * lane, 2 * lane + 1] if mask >> lane & 1 else [2 * lane]
     return control + [ZERO] * (16 - len(control))
 
 
@@ -64,6 +76,9 @@ def main() -> None:
     lines += ["};", "", "static const uint8_t utfkit_kept_units[256][16] __attribute__((aligned(16))) = {"]
     for mask in range(256):
         lines.append(f"    {row(kept_units(mask))},")
+    lines += ["};", "", "static const uint8_t utfkit_two_byte_prefixes[256][16] __attribute__((aligned(16))) = {"]
+    for mask in range(256):
+        lines.append(f"    {row(two_byte_prefixes(mask))},")
     lines += ["};", "", "#endif /* UTFKIT_X86_SHUFFLE_TABLES_H */", ""]
     target = Path(__file__).with_name("x86_shuffle_tables.h")
     target.write_text("\n".join(lines), encoding="ascii")

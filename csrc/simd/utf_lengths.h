@@ -80,15 +80,19 @@ size_t UTF_LENGTHS_NAME(utf8_utf16_units)(const uint8_t *src, size_t len)
     size_t total = 0, i = 0;
     const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF);
     const vec_t bit_7 = vec_splat(0x80), above_EF = vec_splat(0xEF ^ 0x80);
-    while (len - i >= VEC_BYTES) {
-        size_t vectors = UTF_LENGTHS_NAME(vectors_before_fold)(i, len, UTF_LENGTHS_BYTE_FOLD);
-        vec_t code_points = zero, four_byte = zero;
-        for (size_t k = 0; k < vectors; k++, i += VEC_BYTES) {
-            vec_t bytes = vec_load(src + i);
-            code_points = vec_count_gt8(code_points, bytes, above_continuation);
-            four_byte = vec_count_gt8(four_byte, vec_xor(bytes, bit_7), above_EF);
+    while (len - i >= 2 * VEC_BYTES) {
+        size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, len, 2 * UTF_LENGTHS_BYTE_FOLD) / 2;
+        /* two vectors per step, each count in a chain of its own */
+        vec_t code_points = zero, four_byte = zero, code_points_odd = zero, four_byte_odd = zero;
+        for (size_t k = 0; k < pairs; k++, i += 2 * VEC_BYTES) {
+            vec_t even = vec_load(src + i), odd = vec_load(src + i + VEC_BYTES);
+            code_points = vec_count_gt8(code_points, even, above_continuation);
+            code_points_odd = vec_count_gt8(code_points_odd, odd, above_continuation);
+            four_byte = vec_count_gt8(four_byte, vec_xor(even, bit_7), above_EF);
+            four_byte_odd = vec_count_gt8(four_byte_odd, vec_xor(odd, bit_7), above_EF);
         }
-        total += vec_sum8(code_points) + vec_sum8(four_byte);
+        total += vec_sum8(code_points) + vec_sum8(four_byte) + vec_sum8(code_points_odd) +
+                 vec_sum8(four_byte_odd);
     }
     for (; i < len; i++)
         total += ((int8_t)src[i] > -65) + (src[i] >= 0xF0);
@@ -297,10 +301,15 @@ int UTF_LENGTHS_NAME(utf16_validate_utf8_length)(const uint8_t *src, size_t len,
             vec_t unit = vec_load(src + i);
             if (big_endian)
                 unit = vec_swap16(unit);
-            vec_t high_5 = vec_and(unit, above_7FF), high_6 = vec_and(unit, high_6_bits);
+            vec_t high_5 = vec_and(unit, above_7FF);
             ascii = vec_count_eq16(ascii, vec_and(unit, not_ascii), zero);
             below_800 = vec_count_eq16(below_800, high_5, zero);
             surrogates = vec_count_eq16(surrogates, high_5, surrogate);
+            /* only a vector with a surrogate, or after a lead, needs the
+             * pairs checked */
+            if ((vec_eq16_mask(high_5, surrogate) | carry) == 0)
+                continue;
+            vec_t high_6 = vec_and(unit, high_6_bits);
             uint64_t leads = vec_eq16_mask(high_6, surrogate);
             uint64_t trails = vec_eq16_mask(high_6, trail);
             misplaced |= trails ^ (((leads << VEC_MASK16_BITS) | carry) & all);

@@ -17,8 +17,10 @@
  *     that are not well-formed go to the scalar reader.
  *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
  *     lane, lead byte first (Table 3-6), and the first 1..4 bytes of four
- *     lanes are gathered per PSHUFB.  Surrogates (UTF-16) and units that are
- *     not scalar values stop the block there.
+ *     lanes are gathered per PSHUFB.  UTF-16 surrogate pairs are joined
+ *     into one lane first (utf16_read_pairs); an unpaired surrogate (D91)
+ *     and a UTF-32 unit that is not a scalar value (D90) stop the block
+ *     there.
  *
  * Nothing past *written changes (see byte_writer); whole 16-byte stores
  * stay inside the room kernels.h promises (the worst-case output of the
@@ -91,13 +93,6 @@ static inline uint8_t *byte_writer_finish(byte_writer *writer)
     return writer->out + writer->count;
 }
 
-/* Writes the first `lanes` 32-bit lanes (of 8), and nothing else. */
-static inline void store_lanes_32(uint8_t *out, __m256i units, unsigned lanes)
-{
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    _mm256_maskstore_epi32((int *)out, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)lanes), lane), units);
-}
-
 static inline __m256i swap_16(__m256i v)
 {
     const __m256i order = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
@@ -134,6 +129,10 @@ static inline uint32_t byte_mask(__m256i v)
  * inside it. */
 #define LAST_LEAD 28
 
+/* The continuation bytes of 8 characters of 3 bytes each, as bits 0..23
+ * of a block's mask. */
+#define THREE_BYTE_RUN 0xDB6DB6u
+
 /* Each byte's predecessor one or two bytes back (zero before the block). */
 static inline __m256i byte_before(__m256i v)
 {
@@ -157,7 +156,7 @@ static inline __m256i byte_after(__m256i v)
 
 /* Packs the code units of the positions set in `last` (8 bits) of eight
  * 16-bit lanes and writes them as UTF-16 (through the byte writer) or
- * UTF-32 (exact masked stores, at *out). */
+ * UTF-32 (at *out, a whole 32-byte store). */
 static inline void put_units(byte_writer *writer, uint8_t **out, __m128i units, unsigned last,
                              int big_endian, int utf16)
 {
@@ -170,28 +169,42 @@ static inline void put_units(byte_writer *writer, uint8_t **out, __m128i units, 
     __m256i wide = _mm256_cvtepu16_epi32(units);
     if (big_endian)
         wide = swap_32(wide);
-    store_lanes_32(*out, wide, count);
+    _mm256_storeu_si256((__m256i *)*out, wide); /* whole: see put_wide_units */
     *out += 4 * count;
 }
 
-/* UTF-32 of the positions set in `last` of eight lanes whose low 16 bits
- * are in `units` and bits 16..20 in the low bytes of `tops`. */
-static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops, unsigned last,
-                                      int big_endian)
+/* The code points of the positions set in `last` of eight lanes whose low
+ * 16 bits are in `units` and bits 16..20 in the low bytes of `tops`, packed
+ * into the first popcount(last) 32-bit lanes. */
+static inline __m256i kept_code_points(__m128i units, __m128i tops, unsigned last)
 {
     const __m128i kept = _mm_load_si128((const __m128i *)utfkit_kept_units[last]);
     units = _mm_shuffle_epi8(units, kept);
     tops = _mm_shuffle_epi8(tops, kept);
-    __m256i wide = _mm256_set_m128i(_mm_unpackhi_epi16(units, tops), _mm_unpacklo_epi16(units, tops));
+    return _mm256_set_m128i(_mm_unpackhi_epi16(units, tops), _mm_unpacklo_epi16(units, tops));
+}
+
+/* UTF-32 of the positions set in `last` (see kept_code_points). */
+static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops, unsigned last,
+                                      int big_endian)
+{
+    __m256i wide = kept_code_points(units, tops, last);
     if (big_endian)
         wide = swap_32(wide);
     unsigned count = (unsigned)__builtin_popcount(last);
-    store_lanes_32(out, wide, count);
+    /* Stored whole: the lanes past `count` are garbage, which the next
+     * store or the scalar reader overwrites; the 32 bytes stay within the
+     * room of the worst case (4 bytes per UTF-8 byte, 2 per UTF-16 byte)
+     * of the 8 units or more left to read. */
+    _mm256_storeu_si256((__m256i *)out, wide);
     return out + 4 * count;
 }
 
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* (Always inlined: each caller's constant `big_endian` and `utf16` then
+ * take their branches out of the loop.) */
+static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int utf16)
 {
     size_t i = 0;
     uint8_t *out = dst; /* UTF-32 */
@@ -227,6 +240,47 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         /* 80..BF are the signed bytes below -64 */
         __m256i is_continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
         uint32_t continuation = byte_mask(is_continuation);
+        if ((continuation & 0xFFFFFF) == THREE_BYTE_RUN) {
+            /* Bytes 0..23 are a lead byte and two continuation bytes, 8
+             * times: the run of 3-byte characters of the scripts written
+             * without spaces (Table 3-6: 1110zzzz 10yyyyyy 10xxxxxx).  Four
+             * characters per 128-bit half go to 32-bit lanes, lead in byte
+             * 2; clearing the fixed bits leaves only the payload where the
+             * shape is right, and Table 3-7 asks the code point to be 800 or
+             * more (not E0 80..9F) and not a surrogate (not ED A0..BF). */
+            __m256i characters = _mm256_loadu2_m128i((const __m128i *)(src + i + 12),
+                                                     (const __m128i *)(src + i));
+            const __m256i gather = _mm256_setr_epi8(2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128,
+                                                    2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128);
+            __m256i lane = _mm256_xor_si256(_mm256_shuffle_epi8(characters, gather),
+                                            _mm256_set1_epi32(0x00E08080));
+            __m256i code_point = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(lane, _mm256_set1_epi32(0x3F)),
+                                _mm256_and_si256(_mm256_srli_epi32(lane, 2), _mm256_set1_epi32(0xFC0))),
+                _mm256_and_si256(_mm256_srli_epi32(lane, 4), _mm256_set1_epi32(0xF000)));
+            __m256i shaped = _mm256_cmpeq_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x00F0C0C0)),
+                                                _mm256_setzero_si256());
+            __m256i out_of_range = _mm256_or_si256(
+                _mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), code_point),
+                _mm256_cmpeq_epi32(_mm256_and_si256(code_point, _mm256_set1_epi32(0xF800)),
+                                   _mm256_set1_epi32(0xD800)));
+            if (_mm256_movemask_epi8(_mm256_andnot_si256(out_of_range, shaped)) == -1) {
+                if (utf16) {
+                    __m128i units = _mm256_castsi256_si128(
+                        _mm256_permute4x64_epi64(_mm256_packus_epi32(code_point, code_point), 0x08));
+                    if (big_endian)
+                        units = _mm_shuffle_epi8(units, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+                    byte_writer_put(&writer, units, 16);
+                } else {
+                    if (big_endian)
+                        code_point = swap_32(code_point);
+                    _mm256_storeu_si256((__m256i *)out, code_point);
+                    out += 32;
+                }
+                i += 24;
+                continue;
+            }
+        }
         uint32_t leads = ~continuation;
         size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
         uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
@@ -399,33 +453,168 @@ static inline void put_ascii_units(byte_writer *writer, __m256i units, unsigned 
     byte_writer_put(writer, _mm256_castsi256_si128(packed), count);
 }
 
+/* Writes sixteen 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx,
+ * or 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane, gathered
+ * eight lanes per PSHUFB (utfkit_two_byte_prefixes). */
+static inline void put_utf8_below_800(byte_writer *writer, __m256i units)
+{
+    __m256i is_ascii = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xFF80)),
+                                          _mm256_setzero_si256());
+    __m256i two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16(units, 6),
+                        _mm256_slli_epi16(_mm256_and_si256(units, _mm256_set1_epi16(0x3F)), 8)),
+        _mm256_set1_epi16((short)0x80C0));
+    __m256i bytes = _mm256_blendv_epi8(two, units, is_ascii);
+    uint32_t longer = _pext_u32(~byte_mask(is_ascii), 0x55555555);
+    unsigned first = longer & 0xFF, second = longer >> 8;
+    byte_writer_put(writer,
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
+                                     _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[first])),
+                    8 + (unsigned)__builtin_popcount(first));
+    byte_writer_put(writer,
+                    _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
+                                     _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[second])),
+                    8 + (unsigned)__builtin_popcount(second));
+}
+
+/* Writes sixteen 16-bit units from 0800 to FFFF that are not surrogates as
+ * UTF-8 (Table 3-6: 1110zzzz 10yyyyyy 10xxxxxx), each unit's three bytes
+ * lead first in a 32-bit lane, the first three bytes of four lanes
+ * gathered per PSHUFB. */
+static inline void put_utf8_three_bytes(byte_writer *writer, __m256i units)
+{
+    const __m256i six_bits = _mm256_set1_epi32(0x3F);
+    const __m256i first_three = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
+                                                 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128);
+    for (int half = 0; half < 2; half++) {
+        __m256i code_point = _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(units, 1)
+                                                        : _mm256_castsi256_si128(units));
+        __m256i three = _mm256_or_si256(
+            _mm256_or_si256(_mm256_srli_epi32(code_point, 12),
+                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(code_point, 6), six_bits), 8)),
+            _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(code_point, six_bits), 16),
+                            _mm256_set1_epi32(0x8080E0)));
+        three = _mm256_shuffle_epi8(three, first_three);
+        byte_writer_put(writer, _mm256_castsi256_si128(three), 12);
+        byte_writer_put(writer, _mm256_extracti128_si256(three, 1), 12);
+    }
+}
+
+/* ---- UTF-16 with surrogate pairs (D91, Table 3-5) ----
+ *
+ * Sixteen units at a time: a lead surrogate D800..DBFF must be followed by
+ * a trail surrogate DC00..DFFF and a trail must follow a lead, so with
+ * VPMOVMSKB's two bits per unit the trail mask equals the lead mask moved
+ * one unit on.  The pair's code point 10000 + (lead - D800) * 400 +
+ * (trail - DC00) goes to the lead's lane: its low 16 bits are the lead's
+ * low 6 bits then the trail's low 10 (the lead shifted left by 10, in a
+ * 16-bit lane), its bits 16..20 the lead's bits 6..9 plus 1.  The trail's
+ * lane is then dropped. */
+typedef struct utf16_pairs {
+    __m256i low, top;  /* per unit: the code point's bits 0..15 and 16..20 */
+    uint32_t kept;     /* one bit per unit (of the first `taken`) that is not a trail */
+    unsigned taken;    /* units that are whole characters, from the first */
+    int stop;          /* an ill-formed unit follows the taken ones */
+} utf16_pairs;
+
+static inline utf16_pairs utf16_read_pairs(__m256i units)
+{
+    utf16_pairs pairs;
+    __m256i high_6 = _mm256_and_si256(units, _mm256_set1_epi16((short)0xFC00));
+    __m256i is_lead = _mm256_cmpeq_epi16(high_6, _mm256_set1_epi16((short)0xD800));
+    uint32_t leads = byte_mask(is_lead);
+    uint32_t trails = byte_mask(_mm256_cmpeq_epi16(high_6, _mm256_set1_epi16((short)0xDC00)));
+    uint32_t misplaced = trails ^ (leads << 2);
+    pairs.taken = 16;
+    pairs.stop = misplaced != 0;
+    if (misplaced != 0) {
+        /* the first unit out of place: a trail after no lead, or the unit
+         * after a lead that is not a trail (the lead is then not taken) */
+        unsigned first = (unsigned)__builtin_ctz(misplaced) / 2;
+        pairs.taken = first - (first > 0 && (leads >> (2 * first - 2) & 1));
+    } else if (leads >> 31) {
+        pairs.taken = 15; /* a lead last: its trail is in the next step */
+    }
+    uint32_t in_taken = pairs.taken == 16 ? ~0u : (1u << (2 * pairs.taken)) - 1;
+    pairs.kept = _pext_u32(~trails & in_taken, 0x55555555);
+    __m256i next = _mm256_alignr_epi8(_mm256_permute2x128_si256(units, units, 0x81), units, 2);
+    pairs.low = _mm256_blendv_epi8(
+        units,
+        _mm256_or_si256(_mm256_slli_epi16(units, 10), _mm256_and_si256(next, _mm256_set1_epi16(0x3FF))),
+        is_lead);
+    pairs.top = _mm256_and_si256(
+        is_lead, _mm256_add_epi16(_mm256_and_si256(_mm256_srli_epi16(units, 6), _mm256_set1_epi16(0xF)),
+                                  _mm256_set1_epi16(1)));
+    return pairs;
+}
+
 size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 32) {
+        /* 32 ASCII units at a time, narrowed to bytes (PACKUSWB) */
+        while (narrow && len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            __m256i either = _mm256_or_si256(a, b);
+            if (!_mm256_testz_si256(either, _mm256_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)))
+                break;
+            if (big_endian) {
+                a = _mm256_srli_epi16(a, 8);
+                b = _mm256_srli_epi16(b, 8);
+            }
+            uint8_t *out = byte_writer_before_wide_store(&writer);
+            _mm256_storeu_si256((__m256i *)out, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+            writer.out = out + 32;
+            i += 64;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (big_endian)
             units = swap_16(units);
-        /* D800..DFFF: a surrogate, which the scalar reader pairs or reports. */
+        /* D800..DFFF: surrogates, paired here up to the first one out of
+         * place, which the scalar reader reports or replaces. */
         uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
             _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
-        unsigned taken = surrogate ? (unsigned)__builtin_ctz(surrogate) / 2 : 16;
-        if (taken == 0)
-            break;
-        __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
-        uint32_t in_taken = taken == 16 ? ~0u : (1u << (2 * taken)) - 1;
-        if ((~byte_mask(ascii) & in_taken) == 0) {
-            put_ascii_units(&writer, units, taken);
-        } else {
-            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)),
-                     taken < 8 ? taken : 8, 0);
-            if (taken > 8)
-                put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)),
-                         taken - 8, 0);
+        if (surrogate != 0) {
+            utf16_pairs pairs = utf16_read_pairs(units);
+            if (pairs.taken == 0)
+                break;
+            narrow = 0;
+            unsigned first = pairs.kept & 0xFF, second = pairs.kept >> 8;
+            put_utf8(&writer,
+                     kept_code_points(_mm256_castsi256_si128(pairs.low), _mm256_castsi256_si128(pairs.top), first),
+                     (unsigned)__builtin_popcount(first), 1);
+            if (second != 0)
+                put_utf8(&writer,
+                         kept_code_points(_mm256_extracti128_si256(pairs.low, 1),
+                                          _mm256_extracti128_si256(pairs.top, 1), second),
+                         (unsigned)__builtin_popcount(second), 1);
+            i += 2 * pairs.taken;
+            if (pairs.stop)
+                break;
+            continue;
         }
-        i += 2 * taken;
+        narrow = 1;
+        __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
+        if (byte_mask(ascii) == ~0u) {
+            put_ascii_units(&writer, units, 16);
+        } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            put_utf8_below_800(&writer, units);
+        } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)),
+                                                           _mm256_setzero_si256())) == 0) {
+            narrow = 0; /* (and no surrogates, as seen above) */
+            put_utf8_three_bytes(&writer, units);
+        } else {
+            narrow = 0;
+            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), 8, 0);
+            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), 8, 0);
+        }
+        i += 32;
     }
     *written = (size_t)(byte_writer_finish(&writer) - dst);
     return i;
@@ -436,7 +625,69 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
+    /* What the last step's units were: all below 0800, or all 0800..FFFF
+     * (the steps for those are tried only then) */
+    int narrow = 1, three = 0;
     while (len - i >= 32) {
+        /* 32 ASCII units at a time, narrowed to bytes */
+        while (narrow && len - i >= 128) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
+            __m256i d = _mm256_loadu_si256((const __m256i *)(src + i + 96));
+            __m256i any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            if (!_mm256_testz_si256(any, _mm256_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)))
+                break;
+            if (big_endian) {
+                a = _mm256_srli_epi32(a, 24);
+                b = _mm256_srli_epi32(b, 24);
+                c = _mm256_srli_epi32(c, 24);
+                d = _mm256_srli_epi32(d, 24);
+            }
+            /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
+             * each source per 32-bit lane, put back in order */
+            __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+            bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            uint8_t *out = byte_writer_before_wide_store(&writer);
+            _mm256_storeu_si256((__m256i *)out, bytes);
+            writer.out = out + 32;
+            i += 128;
+        }
+        /* Sixteen units below 0800 at a time, narrowed to 16 bits. */
+        while (narrow && len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFFF800)))
+                break;
+            __m256i units16 = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            put_utf8_below_800(&writer, units16);
+            i += 64;
+        }
+        /* Sixteen units from 0800 to FFFF, none a surrogate, at a time */
+        while (three && len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            __m256i narrow_units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            __m256i high_5 = _mm256_and_si256(narrow_units, _mm256_set1_epi16((short)0xF800));
+            __m256i below_800_or_surrogate = _mm256_or_si256(
+                _mm256_cmpeq_epi16(high_5, _mm256_setzero_si256()),
+                _mm256_cmpeq_epi16(high_5, _mm256_set1_epi16((short)0xD800)));
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)) ||
+                !_mm256_testz_si256(below_800_or_surrogate, below_800_or_surrogate))
+                break;
+            put_utf8_three_bytes(&writer, narrow_units);
+            i += 64;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (big_endian)
             units = swap_32(units);
@@ -450,6 +701,9 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
+        narrow = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFFF800));
+        three = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFF0000)) &&
+                _mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), units)) == 0;
         __m256i wide = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0x7F));
         unsigned non_ascii = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(wide)) & ((1u << taken) - 1);
         if (non_ascii == 0) {
@@ -468,39 +722,47 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
 /* ---- UTF-16 <-> UTF-32 ----
  *
  * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
- * the target's in bit 1 (kernels.h).  UTF-16 -> UTF-32 takes the units of
- * the BMP (one unit each way, Table 3-5); surrogates -- pairs included --
- * stop its step, for the scalar reader.  UTF-32 -> UTF-16 splits the
- * supplementary scalar values into pairs itself. */
+ * the target's in bit 1 (kernels.h).  UTF-16 -> UTF-32 widens the units
+ * of the BMP and joins surrogate pairs (utf16_read_pairs); UTF-32 -> UTF-16
+ * splits the supplementary scalar values into pairs (Table 3-5). */
 
 size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                   size_t *written)
 {
-    const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     size_t i = 0;
     uint8_t *out = dst;
-    while (len - i >= 16) {
-        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+    int target_big_endian = byte_orders >> 1 & 1;
+    while (len - i >= 32) {
+        __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (byte_orders & 1)
-            units = _mm_shuffle_epi8(units, swap);
-        __m128i surrogate = _mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
-                                            _mm_set1_epi16((short)0xD800));
-        unsigned bad = (unsigned)_mm_movemask_epi8(surrogate); /* two bits per unit */
-        unsigned taken = bad ? (unsigned)__builtin_ctz(bad) / 2 : 8;
-        if (taken == 0)
-            break;
-        __m256i code_point = _mm256_cvtepu16_epi32(units);
-        if (byte_orders & 2)
-            code_point = swap_32(code_point);
-        if (taken < 8) {
-            store_lanes_32(out, code_point, taken);
-            out += 4 * taken;
-            i += 2 * taken;
-            break;
+            units = swap_16(units);
+        uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
+            _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
+        if (surrogate == 0) { /* sixteen units of the BMP, one code point each */
+            __m256i first = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units));
+            __m256i second = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1));
+            if (target_big_endian) {
+                first = swap_32(first);
+                second = swap_32(second);
+            }
+            _mm256_storeu_si256((__m256i *)out, first);
+            _mm256_storeu_si256((__m256i *)(out + 32), second);
+            out += 64;
+            i += 32;
+            continue;
         }
-        _mm256_storeu_si256((__m256i *)out, code_point);
-        out += 32;
-        i += 16;
+        /* surrogate pairs, up to the first surrogate out of place, which
+         * the scalar reader reports or replaces */
+        utf16_pairs pairs = utf16_read_pairs(units);
+        if (pairs.taken == 0)
+            break;
+        out = put_wide_units(out, _mm256_castsi256_si128(pairs.low), _mm256_castsi256_si128(pairs.top),
+                             pairs.kept & 0xFF, target_big_endian);
+        out = put_wide_units(out, _mm256_extracti128_si256(pairs.low, 1),
+                             _mm256_extracti128_si256(pairs.top, 1), pairs.kept >> 8, target_big_endian);
+        i += 2 * pairs.taken;
+        if (pairs.stop)
+            break;
     }
     *written = (size_t)(out - dst);
     return i;
@@ -510,7 +772,7 @@ size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_order
  * values and `supplementary` says which are above FFFF: surrogate pairs
  * (Table 3-5), lead 110110wwwwxxxxxx (wwww = uuuuu - 1) in the lane's low
  * half and trail 110111xxxxxxxxxx in its high half, then each lane's low
- * unit, and its high unit for a pair, packed; written exactly. */
+ * unit, and its high unit for a pair, packed. */
 static inline uint8_t *put_utf16_pairs(uint8_t *out, __m256i units, unsigned taken,
                                        unsigned supplementary, int big_endian)
 {
@@ -529,22 +791,47 @@ static inline uint8_t *put_utf16_pairs(uint8_t *out, __m256i units, unsigned tak
                         _pdep_u32(supplementary >> (4 * half) & 0xF, 0xAA);
         __m128i part = half ? _mm256_extracti128_si256(lanes, 1) : _mm256_castsi256_si128(lanes);
         part = _mm_shuffle_epi8(part, _mm_load_si128((const __m128i *)utfkit_kept_units[kept]));
-        uint8_t bytes[16];
-        _mm_storeu_si128((__m128i *)bytes, part);
-        unsigned count = 2 * (unsigned)__builtin_popcount(kept);
-        memcpy(out, bytes, count);
-        out += count;
+        /* whole: at most 16 bytes for the 16 bytes of input read, within
+         * the room kernels.h promises */
+        _mm_storeu_si128((__m128i *)out, part);
+        out += 2 * (unsigned)__builtin_popcount(kept);
     }
     return out;
 }
 
-size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
-                                  size_t *written)
+static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                     size_t *written)
 {
     const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     size_t i = 0;
     uint8_t *out = dst;
+    int narrow_next = 1; /* tried again after a step with only BMP units */
     while (len - i >= 32) {
+        /* Sixteen units of the BMP that are not surrogates at a time, one
+         * unit each way: narrowed with saturation (PACKUSDW), which leaves
+         * the units below 10000 as they are. */
+        const __m256i above_FFFF = _mm256_set1_epi32((int)0xFFFF0000);
+        const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
+        while (narrow_next && len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (byte_orders & 1) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            __m256i is_surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(narrow, high_5), surrogate);
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), above_FFFF) ||
+                !_mm256_testz_si256(is_surrogate, is_surrogate))
+                break;
+            if (byte_orders & 2)
+                narrow = swap_16(narrow);
+            _mm256_storeu_si256((__m256i *)out, narrow);
+            out += 32;
+            i += 64;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (byte_orders & 1)
             units = swap_32(units);
@@ -553,7 +840,8 @@ size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_order
             _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_setzero_si256()),
             _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
                                _mm256_set1_epi32(0xD800)));
-        if (_mm256_movemask_ps(_mm256_castsi256_ps(other)) == 0) { /* eight BMP units */
+        narrow_next = _mm256_movemask_ps(_mm256_castsi256_ps(other)) == 0;
+        if (narrow_next) { /* eight BMP units */
             __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(units, units), 0x08);
             __m128i narrow = _mm256_castsi256_si128(packed);
             if (byte_orders & 2)
@@ -583,6 +871,17 @@ size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_order
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf16_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf32_to_utf16(src, len, 0, dst, written);
+    case 1: return utf32_to_utf16(src, len, 1, dst, written);
+    case 2: return utf32_to_utf16(src, len, 2, dst, written);
+    default: return utf32_to_utf16(src, len, 3, dst, written);
+    }
 }
 
 #if defined(__clang__)

@@ -149,8 +149,32 @@ static inline uint64_t whole_characters(uint64_t leads, size_t *consumed)
  * its length asks for (C0..DF one, E0..EF two, F0..FF three) -- the
  * continuation bytes of the block must be exactly those; (2) the second
  * byte is in its row's range. */
+/* The range a second byte must be in, by its lead's low six bits (VPERMB
+ * ignores the rest): 80..BF but E0 A0..BF, ED 80..9F, F0 90..BF, F4
+ * 80..8F; none at all for C0, C1, F5..FF.  Built once per call of a block
+ * function, outside its loop. */
+typedef struct second_byte_ranges {
+    __m512i lowest, highest;
+} second_byte_ranges;
+
+static inline second_byte_ranges second_byte_ranges_table(void)
+{
+    const __mmask64 begins_no_row = 0x3ull | ~0ull << 0x35;
+    second_byte_ranges r;
+    r.lowest = _mm512_set1_epi8((char)0x80);
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, 1ull << 0x20, _mm512_set1_epi8((char)0xA0));
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, 1ull << 0x30, _mm512_set1_epi8((char)0x90));
+    r.lowest = _mm512_mask_mov_epi8(r.lowest, begins_no_row, _mm512_set1_epi8((char)0xFF));
+    r.highest = _mm512_set1_epi8((char)0xBF);
+    r.highest = _mm512_mask_mov_epi8(r.highest, 1ull << 0x2D, _mm512_set1_epi8((char)0x9F));
+    r.highest = _mm512_mask_mov_epi8(r.highest, 1ull << 0x34, _mm512_set1_epi8((char)0x8F));
+    r.highest = _mm512_mask_mov_epi8(r.highest, begins_no_row, _mm512_setzero_si512());
+    return r;
+}
+
 static inline uint64_t ill_formed_bytes(__m512i block, uint64_t continuation, uint64_t taken,
-                                        size_t consumed, __m512i byte_index, uint64_t *four_bytes)
+                                        size_t consumed, __m512i byte_index, uint64_t *four_bytes,
+                                        const second_byte_ranges *ranges)
 {
     uint64_t in_block = consumed >= 64 ? ~0ull : (1ull << consumed) - 1;
     uint64_t two = _mm512_mask_cmpge_epu8_mask(taken, block, _mm512_set1_epi8((char)0xC0));
@@ -159,21 +183,10 @@ static inline uint64_t ill_formed_bytes(__m512i block, uint64_t continuation, ui
     *four_bytes = four;
     uint64_t misplaced = (two << 1 | three << 2 | four << 3) ^ (continuation & in_block);
     /* Every taken lead starts by byte 60, so its second byte is in the
-     * block.  The range its second byte must be in, looked up by the lead's
-     * low six bits (VPERMB ignores the rest): 80..BF but E0 A0..BF,
-     * ED 80..9F, F0 90..BF, F4 80..8F; none at all for C0, C1, F5..FF. */
+     * block, and must be in the range its lead asks (second_byte_ranges). */
     __m512i second = _mm512_permutexvar_epi8(_mm512_add_epi8(byte_index, _mm512_set1_epi8(1)), block);
-    const __mmask64 begins_no_row = 0x3ull | ~0ull << 0x35;
-    __m512i lowest = _mm512_set1_epi8((char)0x80);
-    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x20, _mm512_set1_epi8((char)0xA0));
-    lowest = _mm512_mask_mov_epi8(lowest, 1ull << 0x30, _mm512_set1_epi8((char)0x90));
-    lowest = _mm512_mask_mov_epi8(lowest, begins_no_row, _mm512_set1_epi8((char)0xFF));
-    __m512i highest = _mm512_set1_epi8((char)0xBF);
-    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x2D, _mm512_set1_epi8((char)0x9F));
-    highest = _mm512_mask_mov_epi8(highest, 1ull << 0x34, _mm512_set1_epi8((char)0x8F));
-    highest = _mm512_mask_mov_epi8(highest, begins_no_row, _mm512_setzero_si512());
-    uint64_t bad = _mm512_mask_cmplt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, lowest)) |
-                   _mm512_mask_cmpgt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, highest));
+    uint64_t bad = _mm512_mask_cmplt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, ranges->lowest)) |
+                   _mm512_mask_cmpgt_epu8_mask(two, second, _mm512_permutexvar_epi8(block, ranges->highest));
     return misplaced | bad;
 }
 
@@ -331,6 +344,7 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
     size_t i = 0;
     uint8_t *out = dst;
     const __m512i byte_index = byte_index_vector();
+    const second_byte_ranges ranges = second_byte_ranges_table();
     while (len - i >= 64) {
         __m512i block = _mm512_loadu_si512((const void *)(src + i));
         uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
@@ -384,7 +398,7 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
         uint64_t ill_formed = ill_formed_bytes(block, continuation, taken, consumed, byte_index,
-                                               &four_bytes);
+                                               &four_bytes, &ranges);
         if (ill_formed != 0) {
             /* The first flagged byte is where a character breaks: a byte
              * the one before it expected as continuation, a continuation
@@ -571,15 +585,58 @@ static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask3
     return out;
 }
 
+/* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
+ * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
+ * keeps every lane's first byte and the second of the 2-byte ones. */
+static inline uint8_t *put_utf8_below_800(uint8_t *out, __m512i units)
+{
+    __mmask32 longer = _mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xFF80));
+    __m512i two = _mm512_or_si512(
+        _mm512_or_si512(_mm512_srli_epi16(units, 6),
+                        _mm512_slli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3F)), 8)),
+        _mm512_set1_epi16((short)0x80C0));
+    __m512i bytes = _mm512_mask_mov_epi16(units, longer, two);
+    __mmask64 kept = 0x5555555555555555ull | _pdep_u64(longer, 0xAAAAAAAAAAAAAAAAull);
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
+    return out + count;
+}
+
 size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
+    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 64) {
+        /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+        while (narrow && len - i >= 128) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
+                                       _mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)) != 0)
+                break;
+            if (big_endian) {
+                a = _mm512_srli_epi16(a, 8);
+                b = _mm512_srli_epi16(b, 8);
+            }
+            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
+            out += 64;
+            i += 128;
+        }
+        if (len - i < 64)
+            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_16(units);
+        if (_mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800)) == 0) {
+            out = put_utf8_below_800(out, units); /* 32 units below 0800 */
+            i += 64;
+            narrow = 1;
+            continue;
+        }
+        narrow = 0;
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
@@ -610,7 +667,47 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
 {
     size_t i = 0;
     uint8_t *out = dst;
+    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    /* VPACKUSDW then VPACKUSWB work per 128-bit lane: lane k holds four
+     * units of each of the four sources, which this puts back in order */
+    const __m512i ascii_order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    int narrow = 1; /* the last step's units were all below 0800 */
     while (len - i >= 64) {
+        /* 64 ASCII units at a time, narrowed to bytes */
+        while (narrow && len - i >= 256) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
+            __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
+            __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+            if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
+                break;
+            if (big_endian) {
+                a = _mm512_srli_epi32(a, 24);
+                b = _mm512_srli_epi32(b, 24);
+                c = _mm512_srli_epi32(c, 24);
+                d = _mm512_srli_epi32(d, 24);
+            }
+            __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
+            out += 64;
+            i += 256;
+        }
+        /* 32 units below 0800 at a time, narrowed to 16 bits */
+        while (narrow && len - i >= 128) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (big_endian) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFFF800)) != 0)
+                break;
+            out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b)));
+            i += 128;
+        }
+        if (len - i < 64)
+            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
@@ -623,6 +720,7 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
         if (taken == 0)
             break;
         __mmask16 used = first_lanes_16(taken);
+        narrow = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800)) == 0;
         if (_mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x80)) == 0) {
             _mm_mask_storeu_epi8(out, used, _mm512_cvtepi32_epi8(units));
             out += taken;
@@ -646,50 +744,94 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
  * lane, and at each lead surrogate followed by a trail surrogate the code
  * point of the pair, 10000 + (lead - D800) * 400 + (trail - DC00) (Table
  * 3-5), with the trail's lane then compressed out. */
-size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
-                                    size_t *written)
+static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                     size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
-    while (len - i >= 32) {
-        __m256i half = _mm256_loadu_si256((const __m256i *)(src + i));
+    const __m512i high_6 = _mm512_set1_epi16((short)0xFC00), high_5 = _mm512_set1_epi16((short)0xF800);
+    const __m512i lead_bits = _mm512_set1_epi16((short)0xD800), trail_bits = _mm512_set1_epi16((short)0xDC00);
+    /* unit k + 1 in lane k (VPERMW), for the trail after each lead */
+    const __m512i next_unit = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                               16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    while (len - i >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
-            half = swap_16_half(half);
-        __m512i units = _mm512_cvtepu16_epi32(half);
-        __mmask16 surrogate = _mm512_cmpeq_epi32_mask(
-            _mm512_and_si512(units, _mm512_set1_epi32(0xF800)), _mm512_set1_epi32(0xD800));
-        unsigned taken = 16, count = 16;
-        __m512i code_point = units;
-        if (surrogate) {
-            __mmask16 lead = _mm512_cmpeq_epi32_mask(
-                _mm512_and_si512(units, _mm512_set1_epi32(0xFC00)), _mm512_set1_epi32(0xD800));
-            __mmask16 trail = surrogate & ~lead;
-            /* D91: a lead must be followed, a trail preceded, by the other;
-             * a lead in the last lane waits for the next step. */
-            unsigned unpaired = (unsigned)((lead & ~(trail >> 1)) | (trail & ~(lead << 1)));
-            if (unpaired)
-                taken = (unsigned)__builtin_ctz(unpaired);
-            if (taken == 0)
-                break;
-            __m512i following = _mm512_alignr_epi32(_mm512_setzero_si512(), units, 1);
-            /* (lead << 10) + trail - (D800 << 10) - DC00 + 10000 */
-            __m512i pair = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(units, 10), following),
-                                            _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00));
-            __mmask16 kept = (__mmask16)(first_lanes_16(taken) & ~trail);
-            code_point = _mm512_maskz_compress_epi32(
-                kept, _mm512_mask_mov_epi32(units, lead, pair));
-            count = (unsigned)__builtin_popcount(kept);
+            units = swap_16(units);
+        if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_5), lead_bits) == 0) {
+            /* 32 units of the BMP, one code point each */
+            __m512i first = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
+            __m512i second = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(units, 1));
+            if (byte_orders & 2) {
+                first = swap_32(first);
+                second = swap_32(second);
+            }
+            _mm512_storeu_si512((void *)out, first);
+            _mm512_storeu_si512((void *)(out + 64), second);
+            out += 128;
+            i += 64;
+            continue;
         }
-        if (byte_orders & 2)
-            code_point = swap_32(code_point);
-        _mm512_mask_storeu_epi32(out, first_lanes_16(count), code_point);
+        /* D91: a lead must be followed, a trail preceded, by the other; the
+         * first unit out of place stops the step (with the lead before it,
+         * if any); a lead in the last lane waits for the next step. */
+        __mmask32 lead = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), lead_bits);
+        __mmask32 trail = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), trail_bits);
+        uint32_t misplaced = (uint32_t)trail ^ ((uint32_t)lead << 1);
+        unsigned taken = 32;
+        if (misplaced != 0) {
+            unsigned first = (unsigned)__builtin_ctz(misplaced);
+            taken = first - (first > 0 && ((uint32_t)lead >> (first - 1) & 1));
+        } else if ((uint32_t)lead >> 31) {
+            taken = 31;
+        }
+        if (taken == 0)
+            break;
+        /* The pair's code point 10000 + (lead - D800) * 400 + (trail - DC00)
+         * in the lead's lane: bits 0..15 are the lead's low 6 bits, then
+         * the trail's low 10; bits 16..20 the lead's bits 6..9 plus 1. */
+        __m512i following = _mm512_permutexvar_epi16(next_unit, units);
+        __m512i low = _mm512_mask_mov_epi16(
+            units, lead,
+            _mm512_or_si512(_mm512_slli_epi16(units, 10),
+                            _mm512_and_si512(following, _mm512_set1_epi16(0x3FF))));
+        __m512i top = _mm512_maskz_add_epi16(
+            lead, _mm512_and_si512(_mm512_srli_epi16(units, 6), _mm512_set1_epi16(0xF)),
+            _mm512_set1_epi16(1));
+        __mmask32 kept = (__mmask32)(first_lanes_32(taken) & ~trail);
+        low = _mm512_maskz_compress_epi16(kept, low);
+        top = _mm512_maskz_compress_epi16(kept, top);
+        unsigned count = (unsigned)__builtin_popcount((uint32_t)kept);
+        __m512i first = _mm512_or_si512(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(low)),
+                                        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(top)), 16));
+        __m512i second = _mm512_or_si512(
+            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(low, 1)),
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(top, 1)), 16));
+        if (byte_orders & 2) {
+            first = swap_32(first);
+            second = swap_32(second);
+        }
+        _mm512_mask_storeu_epi32(out, first_lanes_16(count < 16 ? count : 16), first);
+        if (count > 16)
+            _mm512_mask_storeu_epi32(out + 64, first_lanes_16(count - 16), second);
         out += 4 * count;
         i += 2 * taken;
-        if (taken < 15)
+        if (misplaced != 0)
             break;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                    size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf16_to_utf32(src, len, 0, dst, written);
+    case 1: return utf16_to_utf32(src, len, 1, dst, written);
+    case 2: return utf16_to_utf32(src, len, 2, dst, written);
+    default: return utf16_to_utf32(src, len, 3, dst, written);
+    }
 }
 
 /* UTF-32 -> UTF-16, 16 units per step: scalar values (D90) below 10000
@@ -700,7 +842,33 @@ size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_ord
 {
     size_t i = 0;
     uint8_t *out = dst;
+    /* (the 64-bit lanes of PACKUSDW's output in the order of its input) */
+    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    const __m512i high_5 = _mm512_set1_epi16((short)0xF800), surrogate = _mm512_set1_epi16((short)0xD800);
+    int narrow_next = 1; /* tried again after a step with only BMP units */
     while (len - i >= 64) {
+        /* 32 units of the BMP that are not surrogates at a time, one unit
+         * each way: narrowed with unsigned saturation (VPACKUSDW), which
+         * leaves the units below 10000 as they are. */
+        while (narrow_next && len - i >= 128) {
+            __m512i a = _mm512_loadu_si512((const void *)(src + i));
+            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (byte_orders & 1) {
+                a = swap_32(a);
+                b = swap_32(b);
+            }
+            __m512i narrow = _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b));
+            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) != 0 ||
+                _mm512_cmpeq_epi16_mask(_mm512_and_si512(narrow, high_5), surrogate) != 0)
+                break;
+            if (byte_orders & 2)
+                narrow = swap_16(narrow);
+            _mm512_storeu_si512((void *)out, narrow);
+            out += 64;
+            i += 128;
+        }
+        if (len - i < 64)
+            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
             units = swap_32(units);
@@ -712,6 +880,7 @@ size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_ord
         if (taken == 0)
             break;
         out = put_utf16(out, units, taken, byte_orders >> 1 & 1);
+        narrow_next = _mm512_cmpge_epu32_mask(units, _mm512_set1_epi32(0x10000)) == 0;
         i += 4 * taken;
         if (taken < 16)
             break;
