@@ -28,6 +28,13 @@
 #   make fuzz-long   the same for FUZZ_LONG_SECONDS (default 600) per target, results
 #                    to fuzz/results-long.txt
 #   make fuzz-build  only build them (fuzz/bin/)
+#   make fuzz-coverage  replay saved corpora (FUZZ_CORPUS, default fuzz/corpus: one NAME/
+#                    folder per target, e.g. a fuzz-long run's) with the seeds and
+#                    regressions through clang source-based coverage builds of every
+#                    target (fuzz/bin/cov/), and write per target the SIMD lines and
+#                    functions reached, and the SIMD functions no target reaches, to
+#                    FUZZ_COVERAGE_RESULTS (fuzz/results-coverage.txt); fails if there
+#                    are any.  A few minutes: how to re-check coverage after new kernels
 
 CC ?= gcc
 # make predefines CC=cc, which `?=` leaves alone; prefer gcc unless CC was given.
@@ -48,6 +55,8 @@ ASAN_CFLAGS := -O1 -g $(WARNINGS) -std=c11 -Icsrc \
 
 CTEST_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%,$(TEST_SOURCES))
 ASAN_PROGRAMS := $(patsubst csrc/tests/%.c,$(BIN)/%-asan,$(TEST_SOURCES))
+# The core compiled once under the sanitizers, linked into every C test.
+ASAN_CORE_OBJECTS := $(patsubst csrc/%.c,$(BIN)/asan-core/%.o,$(CORE_SOURCES))
 
 # The ARM cross-build: static, so qemu-aarch64 needs no ARM libraries.
 AARCH64_CC ?= aarch64-linux-gnu-gcc
@@ -69,8 +78,14 @@ FUZZ_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SOURCES))
 # The core is compiled once for all targets (instrumented for libFuzzer's
 # coverage, not linked with its main).
 FUZZ_CORE_OBJECTS := $(patsubst csrc/%.c,$(FUZZ_BIN)/core/%.o,$(CORE_SOURCES))
+# Coverage builds (fuzz-coverage): clang source-based coverage, no sanitizer.
+FUZZ_CORPUS ?= fuzz/corpus
+FUZZ_COVERAGE_RESULTS ?= fuzz/results-coverage.txt
+FUZZ_COVERAGE_FLAGS := -g -O1 -Icsrc -fprofile-instr-generate -fcoverage-mapping
+FUZZ_COVERAGE_PROGRAMS := $(patsubst fuzz/%.c,$(FUZZ_BIN)/cov/%,$(FUZZ_SOURCES))
+FUZZ_COVERAGE_OBJECTS := $(patsubst csrc/%.c,$(FUZZ_BIN)/cov/core/%.o,$(CORE_SOURCES))
 
-.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-long fuzz-build fuzz-seeds bench
+.PHONY: ctest ctest-asan ctest-neon clean fuzz fuzz-long fuzz-build fuzz-seeds fuzz-coverage bench
 
 BENCH_BIN := benchmarks/bin
 BENCH_CORPUS ?= $(firstword $(wildcard ../shared/corpus ../../shared/corpus))
@@ -106,8 +121,14 @@ $(BIN)/%-aarch64: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BI
 $(BIN)/%: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
 	$(CC) $(CTEST_CFLAGS) -o $@ $< $(CORE_SOURCES)
 
-$(BIN)/%-asan: csrc/tests/%.c $(CORE_SOURCES) $(CORE_HEADERS) Makefile | $(BIN)
-	$(CC) $(ASAN_CFLAGS) -o $@ $< $(CORE_SOURCES)
+.SECONDARY: $(ASAN_CORE_OBJECTS)
+
+$(BIN)/asan-core/%.o: csrc/%.c $(CORE_HEADERS) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+
+$(BIN)/%-asan: csrc/tests/%.c $(ASAN_CORE_OBJECTS) $(CORE_HEADERS) Makefile | $(BIN)
+	$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASAN_CORE_OBJECTS)
 
 $(BIN):
 	mkdir -p $@
@@ -126,6 +147,20 @@ $(FUZZ_BIN)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FUZZ_CORE_OBJECTS) Make
 
 $(FUZZ_BIN):
 	mkdir -p $@
+
+.SECONDARY: $(FUZZ_COVERAGE_OBJECTS)
+
+$(FUZZ_BIN)/cov/core/%.o: csrc/%.c $(CORE_HEADERS) Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_COVERAGE_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BIN)/cov/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FUZZ_COVERAGE_OBJECTS) Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_COVERAGE_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_COVERAGE_OBJECTS)
+
+fuzz-coverage: $(FUZZ_COVERAGE_PROGRAMS) fuzz-seeds
+	$(PYTHON) fuzz/coverage.py --corpus $(FUZZ_CORPUS) --results $(FUZZ_COVERAGE_RESULTS) \
+	  $(FUZZ_COVERAGE_PROGRAMS)
 
 fuzz-seeds:
 	$(PYTHON) fuzz/make_seeds.py fuzz/seeds

@@ -83,6 +83,19 @@ static inline int is_trail_surrogate(uint32_t unit)
     return unit >= 0xDC00 && unit <= 0xDFFF;
 }
 
+/* 1 if a UTF-E-8 (or RFC 2279) reader that began at src[lead] has ended
+ * its first character or maximal subpart by p, so that what follows, up
+ * to p, is continuation bytes ill-formed alone (seed 002: the reader is
+ * Table 3-7's extended to 13 bytes, and decides a subpart by the bytes it
+ * has read). */
+static int utfe8_ended_by(const uint8_t *src, size_t lead, size_t p, int form)
+{
+    utfkit_result first = utfkit_check(src + lead, p - lead, form);
+    if (first.status == UTFKIT_OK || first.position > 0)
+        return 1;
+    return first.status != UTFKIT_END_OF_DATA || first.subpart_length < p - lead;
+}
+
 size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form)
 {
     if (want >= len)
@@ -94,13 +107,20 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
     case UTFKIT_UTFE8:
     case UTFKIT_UTF8_RFC2279:
         /* Seed 002: a lead byte never continues a sequence, so every
-         * sequence and maximal subpart ends before one; and a byte 13 or
-         * more after the last lead belongs to none (12 continuation bytes
-         * at most). */
-        for (size_t p = want; p > begin; p--)
+         * sequence and maximal subpart ends before one; and a continuation
+         * byte after the character or maximal subpart the last lead byte
+         * begins (or with no lead byte since begin, itself a restart point)
+         * belongs to none: it is ill-formed alone, a subpart of its own. */
+        for (size_t p = want; p > begin; p--) {
             if (!is_continuation(src[p]))
                 return p;
-        return want - begin >= 13 ? want : begin;
+            size_t last_lead = p - 1;
+            while (last_lead > begin && is_continuation(src[last_lead]) && p - last_lead <= 12)
+                last_lead--;
+            if (is_continuation(src[last_lead]) || utfe8_ended_by(src, last_lead, p, form))
+                return p;
+        }
+        return begin;
     case UTFKIT_UTF32LE:
     case UTFKIT_UTF32BE: { /* D90: every unit boundary */
         size_t p = want - want % 4;
@@ -114,10 +134,11 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
         for (size_t p = last; p > begin && p >= 2; p -= 2)
             if (!is_lead_surrogate(load16(src + p - 2, big_endian)))
                 return p;
-        /* A run of lead surrogates: cut between two of them (each is
-         * unpaired either way, and replaced as one unit either way). */
+        /* A run of lead surrogates: cut between two of them, or before the
+         * odd byte the input ends in (each is unpaired either way, and
+         * replaced as one unit either way); no unit is read past len. */
         for (size_t p = last; p > begin && p >= 2; p -= 2)
-            if (!is_trail_surrogate(load16(src + p, big_endian)))
+            if (p + 2 > len || !is_trail_surrogate(load16(src + p, big_endian)))
                 return p;
         return begin;
     }

@@ -9,7 +9,14 @@
  *   - utfkit_offsets_transcode with replace and ignore: the items'
  *     utfkit_transcode outputs end to end, new offsets their running sums
  *     from 0, into exact-size heap blocks (AddressSanitizer sees any write
- *     past them);
+ *     past them); with strict, the same when every item converts, else
+ *     UTFKIT_OFFSETS_ILL_FORMED at the first item that does not, with that
+ *     item's utfkit_transcode error;
+ *   - utfkit_offsets_sanitize: a column whose items are all well-formed is
+ *     its own repair (repaired 0, nothing written); otherwise the items'
+ *     utfkit_transcode(form, form, replace) outputs end to end, repaired =
+ *     the ill-formed items, and one byte less room is refused
+ *     (UTFKIT_OFFSETS_OUTPUT_TOO_SMALL with the exact length needed);
  *   - offsets that decrease are refused (UTFKIT_OFFSETS_DECREASING at that
  *     offset) with nothing written.
  *
@@ -47,6 +54,59 @@ static size_t get_offset(const uint8_t *offsets, size_t index, int width)
     return (size_t)v;
 }
 
+/* utfkit_offsets_sanitize against the items' one-shot repairs. */
+static void check_sanitize(const uint8_t *src, size_t len, const uint8_t *offsets, size_t entries,
+                           int width, int form)
+{
+    size_t items = entries - 1, need = 0, ill_formed = 0;
+    for (size_t i = 0; i < items; i++) {
+        size_t start = get_offset(offsets, i, width), end = get_offset(offsets, i + 1, width);
+        need += utfkit_transcoded_length(src + start, end - start, form, form, UTFKIT_REPLACE).written;
+        ill_formed += !utfkit_validate(src + start, end - start, form);
+    }
+    size_t offsets_size = entries * (size_t)width;
+    uint8_t *dst = malloc(need ? need : 1), *new_offsets = malloc(offsets_size);
+    uint8_t *expected = malloc(need ? need : 1);
+    if (dst == NULL || new_offsets == NULL || expected == NULL)
+        abort();
+    memset(dst, 0xAA, need ? need : 1);
+    memset(new_offsets, 0xAA, offsets_size);
+    utfkit_offsets_result repaired = utfkit_offsets_sanitize(src, len, offsets, entries, width, form,
+                                                             dst, need, new_offsets, offsets_size);
+    FUZZ_REQUIRE(repaired.status == UTFKIT_OFFSETS_OK && repaired.repaired == ill_formed,
+                 "sanitize form %d: status %d, repaired %zu of %zu ill-formed items", form,
+                 repaired.status, repaired.repaired, ill_formed);
+    if (ill_formed == 0) {
+        for (size_t k = 0; k < need; k++)
+            FUZZ_REQUIRE(dst[k] == 0xAA, "sanitize wrote a well-formed column");
+        for (size_t k = 0; k < offsets_size; k++)
+            FUZZ_REQUIRE(new_offsets[k] == 0xAA, "sanitize wrote offsets for a well-formed column");
+    } else {
+        FUZZ_REQUIRE(repaired.value == need, "sanitize value %zu, need %zu", repaired.value, need);
+        size_t out = 0;
+        for (size_t i = 0; i < items; i++) {
+            FUZZ_REQUIRE(get_offset(new_offsets, i, width) == out, "sanitize new offset %zu", i);
+            size_t start = get_offset(offsets, i, width), end = get_offset(offsets, i + 1, width);
+            out += utfkit_transcode(src + start, end - start, form, form, UTFKIT_REPLACE,
+                                    expected + out, need - out).written;
+        }
+        FUZZ_REQUIRE(get_offset(new_offsets, items, width) == out && out == need,
+                     "sanitize last new offset");
+        FUZZ_REQUIRE(memcmp(dst, expected, need) == 0, "sanitize form %d: items differ", form);
+        /* one byte too few */
+        utfkit_offsets_result short_of_one = utfkit_offsets_sanitize(
+            src, len, offsets, entries, width, form, need > 1 ? dst : NULL, need - 1, new_offsets,
+            offsets_size);
+        FUZZ_REQUIRE(short_of_one.status == UTFKIT_OFFSETS_OUTPUT_TOO_SMALL &&
+                         short_of_one.value == need,
+                     "sanitize with %zu bytes of room: status %d value %zu", need - 1,
+                     short_of_one.status, short_of_one.value);
+    }
+    free(dst);
+    free(new_offsets);
+    free(expected);
+}
+
 static void check_column(const uint8_t *src, size_t len, const uint8_t *offsets, size_t entries,
                          int width, int form, int to)
 {
@@ -70,11 +130,37 @@ static void check_column(const uint8_t *src, size_t len, const uint8_t *offsets,
     }
     FUZZ_REQUIRE(validated.value == well_formed, "validate value %zu, items %zu", validated.value,
                  well_formed);
-    for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++) {
-        size_t need = 0;
+    check_sanitize(src, len, offsets, entries, width, form);
+    for (int mode = UTFKIT_STRICT; mode <= UTFKIT_IGNORE; mode++) {
+        size_t need = 0, first_bad = items;
+        utfkit_result bad = {UTFKIT_OK, 0, 0, 0};
         for (size_t i = 0; i < items; i++) {
             size_t start = get_offset(offsets, i, width), end = get_offset(offsets, i + 1, width);
-            need += utfkit_transcoded_length(src + start, end - start, form, to, mode).written;
+            utfkit_result length = utfkit_transcoded_length(src + start, end - start, form, to, mode);
+            if (length.status != UTFKIT_OK && first_bad == items) {
+                first_bad = i;
+                bad = length;
+            }
+            if (first_bad == items)
+                need += length.written;
+        }
+        if (first_bad != items) { /* strict, and item first_bad does not convert */
+            uint8_t *dst = malloc(need ? need : 1), *new_offsets = malloc(entries * (size_t)width);
+            if (dst == NULL || new_offsets == NULL)
+                abort();
+            utfkit_offsets_result refused = utfkit_offsets_transcode(
+                src, len, offsets, entries, width, form, to, mode, dst, need, new_offsets,
+                entries * (size_t)width);
+            FUZZ_REQUIRE(refused.status == UTFKIT_OFFSETS_ILL_FORMED && refused.index == first_bad &&
+                             refused.item.status == bad.status &&
+                             refused.item.position == bad.position &&
+                             refused.item.subpart_length == bad.subpart_length,
+                         "%d->%d strict: status %d at item %zu (%d@%zu), expected item %zu (%d@%zu)",
+                         form, to, refused.status, refused.index, refused.item.status,
+                         refused.item.position, first_bad, bad.status, bad.position);
+            free(dst);
+            free(new_offsets);
+            continue;
         }
         uint8_t *dst = malloc(need ? need : 1), *expected = malloc(need ? need : 1);
         uint8_t *new_offsets = malloc(entries * (size_t)width);

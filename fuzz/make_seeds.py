@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Callable, Dict, List
 
 FUZZ = Path(__file__).resolve().parent
+sys.path.insert(0, str(FUZZ.parent / "tests"))
+import table_3_7  # noqa: E402  (tests/table_3_7.py: the source tree, no utfkit needed)
 
 # utfkit.h's form numbers (UTFKIT_UTF8 .. UTFKIT_UTF32BE); the UTF targets
 # take the form as `index % 5`.
@@ -69,34 +71,19 @@ LENGTHS = sorted(
     | {m + d for m in (384, 512, 768, 1024, 1536, 2048, 3072, 4096) for d in (-1, 0, 1)}
 )
 
-# Table 3-7 (Unicode 3.9), well-formed byte sequences: lead range, and the
-# range of the second byte; the further bytes are 80..BF.
-TABLE_3_7_ROWS = [
-    (0xC2, 0xDF, 0x80, 0xBF, 2),
-    (0xE0, 0xE0, 0xA0, 0xBF, 3),
-    (0xE1, 0xEC, 0x80, 0xBF, 3),
-    (0xED, 0xED, 0x80, 0x9F, 3),
-    (0xEE, 0xEF, 0x80, 0xBF, 3),
-    (0xF0, 0xF0, 0x90, 0xBF, 4),
-    (0xF1, 0xF3, 0x80, 0xBF, 4),
-    (0xF4, 0xF4, 0x80, 0x8F, 4),
-]
-
-
 def table_3_7_boundaries() -> List[bytes]:
-    """For each row's first and last lead byte: the sequence with the lowest
-    and the highest well-formed second byte, and with the ill-formed second
-    bytes just outside its range (below: 7F, or the continuation byte just
-    under the range; above: C0, or the one just over it) and at the ends of
-    80..BF.  Each completed with 80 bytes to the row's length."""
-    found = []
-    for first_lead, last_lead, low, high, length in TABLE_3_7_ROWS:
+    """For each row's first and last lead byte (Unicode 3.9 Table 3-7): the
+    ill-formed second bytes at the edges of its range (tests/table_3_7.py,
+    the list the tests use too), and besides the sequence with the lowest
+    and the highest well-formed second byte and with 7F, C0, 80 and BF
+    second.  Each completed with 80 bytes to the row's length."""
+    found = list(table_3_7.table_3_7_boundaries().values())
+    for first_lead, last_lead, low, high, length in table_3_7.TABLE_3_7_ROWS:
         tail = b"\x80" * (length - 2)
-        for lead in {first_lead, last_lead}:
-            seconds = {low, high, low - 1, high + 1, 0x7F, 0xC0, 0x80, 0xBF}
-            found += [bytes([lead, second]) + tail for second in sorted(seconds)]
+        for lead in sorted({first_lead, last_lead}):
+            found += [bytes([lead, second]) + tail for second in sorted({low, high, 0x7F, 0xC0, 0x80, 0xBF})]
     found += [b"\xc0\x80", b"\xc1\xbf", b"\xf5\x80\x80\x80", b"\xff", b"\xfe", b"\x80", b"\xbf"]
-    return found
+    return list(dict.fromkeys(found))
 
 
 # Table 3-7's boundaries as characters: the first and last of each row.
@@ -284,7 +271,52 @@ def seeds() -> Dict[str, List[bytes]]:
                             for number, data in enumerate(texts(form)[::3])]
     # fuzz_utfe8: byte 0 the cap.
     by_target["utfe8"] = [bytes([number % 256]) + data for number, data in enumerate(utfe8_texts())]
+    by_target["partial"] = partial_seeds(cesu8_bad, wtf8_bad)
     return by_target
+
+
+# utfkit.h's twelve form numbers, as fuzz_partial reads byte 0 and byte 1.
+ALL_FORMS = FORMS + ["wtf-8", "cesu-8", "mutf-8", "latin-1", "ascii", "utf-e-8", "utf-8-rfc2279"]
+
+
+def narrow_texts(form: str) -> List[bytes]:
+    """Latin-1 or ASCII input: prose with what the form cannot encode as '?',
+    cut at every length; every byte value; ASCII with bytes 80..FF in it."""
+    whole = long_text(form).encode(form, "replace")
+    found = [whole[:length] for length in LENGTHS]
+    found.append(bytes(range(256)))
+    found += [whole[:edge] + bytes([byte]) + whole[edge : edge + 300]
+              for edge, byte in ((15, 0x80), (31, 0xE9), (63, 0xFF), (64, 0xA0), (127, 0xC3))]
+    return found
+
+
+def partial_seeds(cesu8_bad: List[bytes], wtf8_bad: List[bytes]) -> List[bytes]:
+    """fuzz_partial: source form, destination form, the buffer's size (byte
+    2, fuzz_length of it beyond the longest character), the first call's
+    buffer (byte 3: below 80 possibly too small), three cuts (fuzz_length
+    of bytes 4..6); the rest is text in the source form.  Every source form
+    is paired with every destination, Latin-1 and ASCII both ways."""
+    sources: Dict[int, List[bytes]] = {index: texts(form) for index, form in enumerate(FORMS)}
+    sources[5] = family_texts(wtf8, "wtf-8", wtf8_bad)
+    sources[6] = family_texts(cesu8, "cesu-8", cesu8_bad)
+    sources[7] = family_texts(lambda s: cesu8(s, modified=True), "mutf-8", cesu8_bad)
+    sources[8] = narrow_texts("latin-1")
+    sources[9] = narrow_texts("ascii")
+    sources[10] = utfe8_texts()
+    sources[11] = [data for data in utfe8_texts() if not data or data[0] < 0xFE]
+    # (buffer, first buffer, cuts): the longest character exactly, a few
+    # bytes more, around a 64-byte block, a whole 4 KiB text; no cut, cuts
+    # inside the first block, around the blocks' ends, near the end.
+    shapes = [bytes([0x00, 0x05, 0x00, 0x00, 0x00]), bytes([0x03, 0x90, 0x07, 0x21, 0x41]),
+              bytes([0x41, 0x00, 0x40 + 1, 0x40 + 3 * 4, 0x40 + 3 * 12 + 2]),
+              bytes([0x40 + 3 * 8, 0x02, 0x3F, 0x40, 0x40 + 3 * 40]),
+              bytes([0x40 + 3 * 63 + 1, 0xFF, 0x40 + 3 * 33, 0x40 + 3 * 45, 0x40 + 3 * 60])]
+    found = []
+    for source, inputs in sources.items():
+        for number, data in enumerate(inputs[::4]):
+            destination = (source + number) % len(ALL_FORMS)
+            found.append(bytes([source, destination]) + shapes[number % len(shapes)] + data)
+    return found
 
 
 def main(argv: List[str]) -> int:

@@ -23,6 +23,7 @@ import pytest
 
 import utfkit
 from utfkit._native import ffi, lib
+from table_3_7 import table_3_7_boundaries
 
 # Real text in many scripts -- 1-, 2-, 3- and 4-byte UTF-8 sequences in the
 # mixes that prose has (words, spaces, punctuation) -- long enough that every
@@ -88,43 +89,7 @@ UTF8_INSERTS = {
     "f5_lead": b"\xf5\x80\x80\x80",
     "supplementary_character": "😀".encode(),
 }
-# Unicode 3.9 Table 3-7, well-formed byte sequences: (first lead, last
-# lead, lowest second byte, highest second byte, sequence length).  Further
-# bytes are always 80..BF.
-TABLE_3_7_ROWS = [
-    (0xC2, 0xDF, 0x80, 0xBF, 2),
-    (0xE0, 0xE0, 0xA0, 0xBF, 3),
-    (0xE1, 0xEC, 0x80, 0xBF, 3),
-    (0xED, 0xED, 0x80, 0x9F, 3),
-    (0xEE, 0xEF, 0x80, 0xBF, 3),
-    (0xF0, 0xF0, 0x90, 0xBF, 4),
-    (0xF1, 0xF3, 0x80, 0xBF, 4),
-    (0xF4, 0xF4, 0x80, 0x8F, 4),
-]
-
-
-def _table_3_7_boundaries() -> dict[str, bytes]:
-    """For the first and last lead byte of every Table 3-7 row, each
-    ill-formed second byte at the edge of the row's range: the highest one
-    below it and the lowest one above it (7F and C0 for rows taking 80..BF;
-    E0 9F, ED A0, F0 8F, F4 90 for the narrow rows), and for the narrow rows
-    the continuation bytes at the far ends too (E0 80, ED BF, F0 80, F4 BF).
-    The rest of the sequence is continuation bytes, as a truncated or
-    damaged character would leave them."""
-    cases = {}
-    for first_lead, last_lead, low, high, length in TABLE_3_7_ROWS:
-        for lead in sorted({first_lead, last_lead}):
-            seconds = {low - 1, high + 1}
-            if low > 0x80:
-                seconds.add(0x80)
-            if high < 0xBF:
-                seconds.add(0xBF)
-            for second in sorted(seconds):
-                cases[f"{lead:02X}_{second:02X}"] = bytes([lead, second]) + b"\x80" * (length - 2)
-    return cases
-
-
-TABLE_3_7_BOUNDARIES = _table_3_7_boundaries()
+TABLE_3_7_BOUNDARIES = table_3_7_boundaries()
 # Where the boundaries go: at, just before and just after the ends of the
 # 16-, 32- and 64-byte blocks, and inside the second 64-byte block.
 BLOCK_EDGE_OFFSETS = [0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 100, 127, 128, 129]
