@@ -68,6 +68,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_supplementary = utf32_supplementary_sse4,
         .utf8_validate_census = utf8_validate_census_sse4,
         .utf16_validate_utf8_length = utf16_validate_utf8_length_sse4,
+        .latin1_to_utf8 = utfkit_latin1_to_utf8_sse4,
+        .utf8_to_latin1 = utfkit_utf8_to_latin1_sse4,
 #endif
     },
     {
@@ -92,6 +94,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf8 = utfkit_utf32_to_utf8_avx2,
         .utf16_to_utf32 = utfkit_utf16_to_utf32_avx2,
         .utf32_to_utf16 = utfkit_utf32_to_utf16_avx2,
+        .latin1_to_utf8 = utfkit_latin1_to_utf8_avx2,
+        .utf8_to_latin1 = utfkit_utf8_to_latin1_avx2,
 #endif
     },
     {
@@ -120,6 +124,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf8 = utfkit_utf32_to_utf8_avx512,
         .utf16_to_utf32 = utfkit_utf16_to_utf32_avx512,
         .utf32_to_utf16 = utfkit_utf32_to_utf16_avx512,
+        .latin1_to_utf8 = utfkit_latin1_to_utf8_avx512,
+        .utf8_to_latin1 = utfkit_utf8_to_latin1_avx512,
 #endif
     },
     {

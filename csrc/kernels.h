@@ -78,7 +78,14 @@ enum utfkit_cpu_feature {
  *     left to the scalar reader, which reports or repairs it exactly.
  *   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
  *     both sides have a byte order, so the `big_endian` argument holds the
- *     source's (1: big-endian) in bit 0 and the target's in bit 1. */
+ *     source's (1: big-endian) in bit 0 and the target's in bit 1.
+ *   latin1_to_utf8 (csrc/simd/x86_latin1.c): src is Latin-1, every byte a
+ *     character, so nothing is refused; `big_endian` is unused.
+ *   utf8_to_latin1 (the same file): src is unchecked UTF-8, read from a
+ *     character boundary; only ASCII and the pairs C2..C3 80..BF (Table
+ *     3-7, U+0080..U+00FF) are consumed, whole, so everything else --
+ *     errors and characters above U+00FF alike -- is left to the scalar
+ *     reader (latin1.c); `big_endian` is unused. */
 /* Readers call a block function only with at least this many bytes. */
 #define UTFKIT_TRANSCODE_BLOCK 64
 
@@ -146,6 +153,8 @@ typedef struct utfkit_kernel {
     utfkit_transcode_block utf32_to_utf8;
     utfkit_transcode_block utf16_to_utf32;
     utfkit_transcode_block utf32_to_utf16;
+    utfkit_transcode_block latin1_to_utf8;
+    utfkit_transcode_block utf8_to_latin1;
 } utfkit_kernel;
 
 /* The kernel every core function uses: NULL until the first call chooses
@@ -213,6 +222,12 @@ int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endi
 int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
+#define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
+    size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf8_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
+UTFKIT_DECLARE_LATIN1_BLOCKS(sse4)
+UTFKIT_DECLARE_LATIN1_BLOCKS(avx2)
+UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)
 #endif
 
 #if defined(__aarch64__)

@@ -46,12 +46,25 @@ static UTFKIT_ALWAYS_INLINE size_t output_per_latin1_byte(int to)
 
 /* Reads at reader->i a run of ASCII that ends by run_end (found by the
  * active kernel), or one byte above 7F: a code point (Latin-1) or an
- * ill-formed byte (ASCII); writes unchecked. */
+ * ill-formed byte (ASCII); writes unchecked.  Latin-1 into the forms that
+ * write U+0000..U+00FF as UTF-8 does goes to the active kernel's widening
+ * block first (reader->blocks); into UTF-16 and UTF-32 every byte up to
+ * run_end is one code unit (a loop the compiler vectorises). */
 static UTFKIT_ALWAYS_INLINE size_t latin1_step(text_reader *reader, uint8_t *dst, size_t out,
                                                size_t run_end, int ascii, int to)
 {
     const uint8_t *src = reader->src;
     size_t at = reader->i;
+    if (!ascii && (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE || to == UTFKIT_UTF32LE ||
+                   to == UTFKIT_UTF32BE)) {
+        reader->i = run_end;
+        return put_ascii(dst, out, to, src + at, run_end - at); /* (any byte: zero-extended) */
+    }
+    if (!ascii && form_writes_bmp_as_utf8(to)) {
+        if (transcode_blocks_step(reader, dst, &out, run_end))
+            return out;
+        run_end = scalar_run_end(reader, run_end);
+    }
     if (src[at] < 0x80) {
         size_t run = reader->kernel->ascii_prefix_length(src + at, run_end - at);
         reader->i = at + run;
@@ -67,6 +80,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t
                                                       int errors, utfkit_sink *sink, int to)
 {
     text_reader reader = text_reader_over(src, len, errors, 0);
+    reader.blocks = reader.kernel->latin1_to_utf8;
     sink_window window = SINK_WINDOW_START;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
@@ -164,21 +178,30 @@ static size_t narrow_code_points(const uint32_t *code_points, size_t n, uint32_t
 /* Text that UTF-8 and Latin-1 (or ASCII) share the shape of, read
  * straight into dst: ASCII runs (found by the active kernel) copied, and,
  * into Latin-1, the two-byte sequences C2..C3 80..BF (Table 3-7, row
- * C2..DF) of U+0080..U+00FF.  Stops before anything else; returns the bytes
- * read, which end between characters, and sets *made to the bytes
- * written (dst has room for n). */
+ * C2..DF) of U+0080..U+00FF -- both by the active kernel's narrowing block
+ * where it has one.  Stops before anything else; returns the bytes read,
+ * which end between characters, and sets *made to the bytes written (dst
+ * has room for n). */
 static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *dst, size_t *made)
 {
     const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block narrow = to == UTFKIT_LATIN1 ? kernel->utf8_to_latin1 : NULL;
     size_t i = 0, o = 0;
     while (i < n) {
+        if (narrow != NULL) {
+            size_t written;
+            i += narrow(src + i, n - i, 0, dst + o, &written);
+            o += written;
+            if (i == n)
+                break;
+        }
+        size_t at = i;
         size_t run = kernel->ascii_prefix_length(src + i, n - i);
         memcpy(dst + o, src + i, run);
         i += run;
         o += run;
         if (i == n || to != UTFKIT_LATIN1)
             break;
-        size_t at = i;
         while (n - i >= 2 && (src[i] & 0xFE) == 0xC2 && (src[i + 1] & 0xC0) == 0x80) {
             dst[o++] = (uint8_t)((src[i] & 0x03) << 6 | (src[i + 1] & 0x3F));
             i += 2;
@@ -190,24 +213,86 @@ static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *
     return i;
 }
 
-/* The straight reading of UTF-8 at src[0..n) into the sink: into dst
- * itself while it has room for n bytes, else through `bytes`. */
-static size_t utf8_narrow_into(const uint8_t *src, size_t n, int to, utfkit_sink *sink,
-                               uint8_t *bytes)
+/* Code units of UTF-16 or UTF-32 (`unit` bytes each, in the byte order
+ * big_endian says) read straight into dst while they are at most `limit`:
+ * each such unit is a code point (never a surrogate) of one byte.  Whole
+ * stretches of 16 units are tested first, branch free, so that the loops
+ * vectorise.  Returns the bytes read; *made is the bytes written (dst has
+ * room for n / unit). */
+static size_t wide_narrow_prefix(const uint8_t *src, size_t n, size_t unit, int big_endian,
+                                 uint32_t limit, uint8_t *dst, size_t *made)
+{
+    size_t units = n / unit, k = 0;
+    for (; units - k >= 16; k += 16) {
+        uint32_t above = 0;
+        for (size_t j = 0; j < 16; j++) {
+            const uint8_t *p = src + (k + j) * unit;
+            above |= (unit == 2 ? load16(p, big_endian) : load32(p, big_endian)) > limit;
+        }
+        if (above)
+            break;
+        for (size_t j = 0; j < 16; j++) {
+            const uint8_t *p = src + (k + j) * unit;
+            dst[k + j] = (uint8_t)(unit == 2 ? load16(p, big_endian) : load32(p, big_endian));
+        }
+    }
+    for (; k < units; k++) {
+        const uint8_t *p = src + k * unit;
+        uint32_t code_unit = unit == 2 ? load16(p, big_endian) : load32(p, big_endian);
+        if (code_unit > limit)
+            break;
+        dst[k] = (uint8_t)code_unit;
+    }
+    *made = k;
+    return k * unit;
+}
+
+/* The straight reading of `from` at src[0..n) into Latin-1 or ASCII: what
+ * utf8_narrow_prefix or wide_narrow_prefix takes. */
+static size_t narrow_prefix(const uint8_t *src, size_t n, int from, int to, uint8_t *dst,
+                            size_t *made)
+{
+    switch (from) {
+    case UTFKIT_UTF16LE:
+        return wide_narrow_prefix(src, n, 2, 0, narrow_limit(to), dst, made);
+    case UTFKIT_UTF16BE:
+        return wide_narrow_prefix(src, n, 2, 1, narrow_limit(to), dst, made);
+    case UTFKIT_UTF32LE:
+        return wide_narrow_prefix(src, n, 4, 0, narrow_limit(to), dst, made);
+    case UTFKIT_UTF32BE:
+        return wide_narrow_prefix(src, n, 4, 1, narrow_limit(to), dst, made);
+    default:
+        return utf8_narrow_prefix(src, n, to, dst, made);
+    }
+}
+
+/* The straight reading (narrow_prefix) of src[0..n) into the sink: into
+ * dst itself while it has room for n bytes, else through `bytes`. */
+static size_t narrow_into(const uint8_t *src, size_t n, int from, int to, utfkit_sink *sink,
+                          uint8_t *bytes)
 {
     size_t made;
     if (!sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n) {
-        size_t read = utf8_narrow_prefix(src, n, to, sink->dst + sink->out, &made);
+        size_t read = narrow_prefix(src, n, from, to, sink->dst + sink->out, &made);
         sink->out += made;
         return read;
     }
-    size_t read = utf8_narrow_prefix(src, n, to, bytes, &made);
+    size_t read = narrow_prefix(src, n, from, to, bytes, &made);
     sink_append(sink, bytes, made);
     return read;
 }
 
-/* Bytes of UTF-8 the piece after a stop of the straight reading covers:
- * the character it stopped at and a few after it. */
+/* The forms narrow_prefix reads straight. */
+static int reads_straight(int from)
+{
+    return from == UTFKIT_UTF8 || from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE ||
+           from == UTFKIT_UTF32LE || from == UTFKIT_UTF32BE;
+}
+
+/* Bytes the piece after a stop of the straight reading covers: the
+ * character it stopped at and a few after it -- twice as many after each
+ * stop in a row at which the straight reading took nothing (text mostly
+ * above U+00FF), up to a whole piece. */
 #define NARROW_DETOUR 16
 
 utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
@@ -217,14 +302,21 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
     uint32_t code_points[NARROW_PIECE];
     uint8_t bytes[NARROW_PIECE];
     size_t unencodable = SIZE_MAX; /* index of the first character to report */
+    size_t detour = NARROW_DETOUR;
     for (size_t begin = 0; begin < len;) {
         size_t stretch = NARROW_PIECE;
-        if (from == UTFKIT_UTF8) {
+        if (reads_straight(from)) {
             size_t n = len - begin > NARROW_PIECE ? NARROW_PIECE : len - begin;
-            begin += utf8_narrow_into(src + begin, n, to, sink, bytes);
+            size_t read = narrow_into(src + begin, n, from, to, sink, bytes);
+            begin += read;
             if (begin == len)
                 break;
-            stretch = NARROW_DETOUR;
+            if (read == n) {
+                detour = NARROW_DETOUR;
+                continue; /* a whole piece read straight: the next one too */
+            }
+            detour = read != 0 ? NARROW_DETOUR : detour < NARROW_PIECE ? 2 * detour : detour;
+            stretch = detour;
         }
         size_t want = len - begin > stretch ? begin + stretch : len;
         size_t end = want == len ? len : reader_restart_point(src, begin, want, len, from);

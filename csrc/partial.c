@@ -51,9 +51,12 @@ static int utf8_family_settled(const uint8_t *src, size_t p, size_t len, int for
     if (form == UTFKIT_UTF8)
         return utf8_settled(src, p, len);
     uint8_t last = src[p - 1];
-    if (last == 0xED || (form == UTFKIT_MUTF8 && last == 0xC0))
+    /* (a begun sequence that the next byte does not continue is a maximal
+     * subpart whatever follows: utf8_settled decides it) */
+    int continued = p == len || is_continuation(src[p]);
+    if ((last == 0xED || (form == UTFKIT_MUTF8 && last == 0xC0)) && continued)
         return 0;
-    if (p >= 2 && src[p - 2] == 0xED && last >= 0xA0 && last <= 0xBF)
+    if (p >= 2 && src[p - 2] == 0xED && last >= 0xA0 && last <= 0xBF && continued)
         return 0;
     if (p >= 3 && src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
         is_continuation(last))
@@ -207,13 +210,21 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
             if (exact.status == UTFKIT_OK || exact.status == UTFKIT_UNENCODABLE ||
                 exact.position > end - consumed)
                 exact = converted;
-            if (exact.position == 0) {
+            /* The text before it ends where the reader of what follows
+             * starts afresh: not between a lead surrogate and the trail
+             * surrogate whose pairing is the error (WTF-8 section 4.3: in
+             * WTF-8 a pair is one 4-byte sequence), which a call starting
+             * at the trail would read as a lone surrogate. */
+            size_t boundary = exact.position == 0 ? consumed
+                            : reader_restart_point(src, consumed, consumed + exact.position,
+                                                   whole, from);
+            if (boundary == consumed) {
                 if (consumed != 0) /* the text before it is this call's output */
                     break;
                 exact.written = 0;
                 return exact;
             }
-            before_error = consumed + exact.position; /* a boundary, whatever the form */
+            before_error = boundary;
             continue;
         }
         /* Too long a piece: half of it, or failing that the longest piece

@@ -36,7 +36,8 @@ if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 pytest.register_assert_rewrite("utf8_oracle", "utf8_strategies", "vector_files", "utfe8_reference")
 
-from utfkit import _kernels  # noqa: E402  (after the path set-up above)
+import c_build  # noqa: E402  (after the path set-up above)
+from utfkit import _kernels  # noqa: E402
 from vector_files import VECTORS_DIR  # noqa: E402
 
 # ---- kernels ------------------------------------------------------------------
@@ -96,6 +97,11 @@ def pytest_generate_tests(metafunc):
     # of its own (the C tests, which visit every kernel themselves) runs once.
     if "kernel" in metafunc.fixturenames and not hasattr(metafunc.module, "kernel"):
         names = kernels_under_test(metafunc.config)
+        if metafunc.definition.get_closest_marker("large_memory") and not full_matrix(metafunc.config):
+            # Inputs past 4 GiB take seconds per kernel (scalar most): the
+            # default run gives them the kernel utfkit picks; --kernels=all
+            # runs them under every kernel.
+            names = names[-1:]
         metafunc.parametrize("kernel", names, ids=names, indirect=True)
 
 
@@ -111,15 +117,18 @@ def kernel(request):
 
 
 # ---- hypothesis profiles ------------------------------------------------------
-# "default" gives each property about 400 examples in all, split between the
-# kernels of the run (each kernel sees at least 50: 200 each under scalar and
-# the best kernel, 80 each across the five kernels of an x86-64 machine with
-# AVX-512); "thorough" is for a longer hunt: UTFKIT_HYPOTHESIS_PROFILE=thorough.
+# "default" gives each property a budget of examples split between the
+# kernels of the run, each kernel seeing at least 50: the whole matrix
+# (--kernels=all, what .ci/run runs) 400 in all -- 80 each across the five
+# kernels of an x86-64 machine with AVX-512 -- and the default run 200 -- 100
+# each under scalar and the best kernel -- so that it stays a few minutes
+# long.  "thorough" is for a longer hunt: UTFKIT_HYPOTHESIS_PROFILE=thorough.
 # Tests that set max_examples themselves keep it, per kernel.
-def _register_hypothesis_profiles(kernel_count: int) -> None:
+def _register_hypothesis_profiles(kernel_count: int, whole_matrix: bool) -> None:
+    budget = 400 if whole_matrix else 200
     settings.register_profile(
         "default",
-        max_examples=max(50, 400 // kernel_count),
+        max_examples=max(50, budget // kernel_count),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     )
@@ -137,7 +146,29 @@ def pytest_configure(config):
         "markers",
         "large_memory: needs several GiB of free RAM (skipped otherwise)",
     )
-    _register_hypothesis_profiles(len(kernels_under_test(config)))
+    _register_hypothesis_profiles(len(kernels_under_test(config)), full_matrix(config))
+
+
+@pytest.hookimpl(trylast=True)  # after -k / -m have deselected what they will
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of modules that build C programs (they define
+    `start_c_builds`: test_c_core.py, test_fuzz_regressions.py) go last, and
+    their builds start now, on a thread of their own (c_build.py): the
+    compiler works on the machine's second core while the Python tests run."""
+    starters = []
+    for item in items:
+        start = getattr(getattr(item, "module", None), "start_c_builds", None)
+        if start is not None and start not in starters:
+            starters.append(start)
+    if not starters:
+        return
+    items.sort(key=lambda item: hasattr(getattr(item, "module", None), "start_c_builds"))  # stable
+    for start in starters:
+        start(config)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    c_build.shutdown()
 
 
 def pytest_report_header(config):

@@ -36,34 +36,32 @@ random texts.
 
 A plain `pytest` runs them with --quick (about 30 s in all, on this
 project's 2-core machine); `pytest --kernels=all` (conftest.py), which
-.ci/run uses, runs them in full (about 2.5 min).  `make ctest` runs them in
+.ci/run uses, runs them in full (about 2.5 min).  They are built and run in
+the background while the Python tests run (c_build.py), and these tests,
+at the end of the run, check what they printed.  `make ctest` runs them in
 full too; `make ctest-asan` under AddressSanitizer and UBSan.
 """
 
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
+import c_build
 from conftest import full_matrix
 
-REPO = Path(__file__).resolve().parents[1]
-CSRC = REPO / "csrc"
+CSRC = c_build.CSRC
 TABLE_3_7_PROGRAM_SOURCE = CSRC / "tests" / "test_utf8_table_3_7.c"
 TRANSCODE_PROGRAM_SOURCE = CSRC / "tests" / "test_transcode.c"
 KERNELS_AGREE_PROGRAM_SOURCE = CSRC / "tests" / "test_kernels_agree.c"
-
-
-def _c_compiler():
-    """The system C compiler: $CC if it is one word on PATH, else cc, else gcc."""
-    candidates = [os.environ.get("CC", ""), "cc", "gcc"]
-    for name in candidates:
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
+STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
+OFFSETS_PROGRAM_SOURCE = CSRC / "tests" / "test_offsets.c"
+UTFE8_PROGRAM_SOURCE = CSRC / "tests" / "test_utfe8.c"
+LATIN1_PARTIAL_PROGRAM_SOURCE = CSRC / "tests" / "test_latin1_partial.c"
+PROGRAM_SOURCES = [TABLE_3_7_PROGRAM_SOURCE, TRANSCODE_PROGRAM_SOURCE, KERNELS_AGREE_PROGRAM_SOURCE,
+                   STREAM_PROGRAM_SOURCE, OFFSETS_PROGRAM_SOURCE, UTFE8_PROGRAM_SOURCE,
+                   LATIN1_PARTIAL_PROGRAM_SOURCE]
 
 
 @pytest.fixture(autouse=True)
@@ -73,89 +71,61 @@ def kernel():
     return None
 
 
-@pytest.fixture
-def mode(request) -> list:
+def _arguments(config) -> List[str]:
     """The programs' arguments: none for a run of the whole kernel matrix
     (every input under every kernel), else --quick (kernels in rotation)."""
-    return [] if full_matrix(request.config) else ["--quick"]
+    return [] if full_matrix(config) else ["--quick"]
 
 
-def _core_sources():
-    return sorted(CSRC.glob("*.c")) + sorted((CSRC / "simd").glob("*.c"))
+def _runs(source: Path, config):
+    return c_build.run(source.stem, [source], "optimised", _arguments(config))
 
 
-CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra"]
+def start_c_builds(config) -> None:
+    """Called by conftest.py once the tests are collected: every program is
+    built and run in the background (c_build.py)."""
+    if c_build.c_compiler() is not None:
+        for source in PROGRAM_SOURCES:
+            _runs(source, config)
 
 
-def _compile_all(commands: list) -> list:
-    """Runs the compiler commands two at a time (this project's machine has
-    two cores); returns the finished processes' (returncode, stderr)."""
-    results = []
-    for first in range(0, len(commands), 2):
-        running = [
-            subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for command in commands[first : first + 2]
-        ]
-        results += [(process.wait(timeout=300), process.stdout.read()) for process in running]
-    return results
+@pytest.fixture
+def mode(request) -> List[str]:
+    return _arguments(request.config)
 
 
-@pytest.fixture(scope="module")
-def core_objects(tmp_path_factory) -> list:
-    """The C core compiled once at -O2 (warnings on) for every program here."""
-    compiler = _c_compiler()
-    if compiler is None:
+@pytest.fixture
+def run_program(request):
+    """run_program(source) -> the stdout of csrc/tests/SOURCE built at -O2
+    (warnings on) with the core and run with `mode`'s arguments, after
+    asserting that it exited 0 and reached its summary."""
+    if c_build.c_compiler() is None:
         pytest.skip("no C compiler found (looked for $CC, cc and gcc on PATH)")
-    out = tmp_path_factory.mktemp("c_core")
-    sources = _core_sources()
-    objects = [out / f"{source.parent.name}_{source.stem}.o" for source in sources]
-    commands = [[compiler, *CFLAGS, "-I", str(CSRC), "-c", str(source), "-o", str(obj)]
-                for source, obj in zip(sources, objects)]
-    for (code, output), source in zip(_compile_all(commands), sources):
-        assert code == 0, f"compiling {source.name} failed (exit {code}):\n{output}"
-    return objects
 
+    def run_program(source: Path) -> str:
+        if not source.exists():
+            pytest.skip(f"{source} is not part of this checkout")
+        code, stdout, stderr = _runs(source, request.config).result()
+        report = (f"{source.name} {' '.join(_arguments(request.config))}: exit {code}\n"
+                  f"--- stdout ---\n{stdout}--- stderr ---\n{stderr}")
+        assert code == 0, report
+        # The program must have reached its summary.
+        assert "all passed" in stdout, report
+        return stdout
 
-def _build_and_run(source: Path, tmp_path: Path, core: list, *arguments: str) -> str:
-    """Compiles `source` at -O2 (warnings on), links it with the core objects,
-    runs it with `arguments`, asserts it exits 0 and returns its stdout."""
-    if not source.exists():
-        pytest.skip(f"{source} is not part of this checkout")
-
-    program = tmp_path / source.stem
-    build = subprocess.run(
-        [_c_compiler(), *CFLAGS, "-I", str(CSRC), "-o", str(program), str(source), *map(str, core)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert build.returncode == 0, (
-        f"building {source.name} failed (exit {build.returncode}):\n{build.stdout}{build.stderr}"
-    )
-
-    run = subprocess.run(
-        [str(program), *arguments], capture_output=True, text=True, timeout=600
-    )
-    report = (
-        f"{source.name} {' '.join(arguments)}: exit {run.returncode}\n"
-        f"--- stdout ---\n{run.stdout}--- stderr ---\n{run.stderr}"
-    )
-    assert run.returncode == 0, report
-    # The program must have reached its summary.
-    assert "all passed" in run.stdout, report
-    return run.stdout
+    return run_program
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_core_equals_table_3_7_under_every_backend(tmp_path, core_objects, mode):
-    stdout = _build_and_run(TABLE_3_7_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_core_equals_table_3_7_under_every_backend(run_program):
+    stdout = run_program(TABLE_3_7_PROGRAM_SOURCE)
     for number in range(1, 9):
         assert f"\n{number}. " in stdout, f"pass {number} did not run:\n{stdout}"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(tmp_path, core_objects, mode):
-    stdout = _build_and_run(TRANSCODE_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(run_program):
+    stdout = run_program(TRANSCODE_PROGRAM_SOURCE)
     # Every section ran (0 checks the reference itself on known answers)...
     for number in range(0, 7):
         assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
@@ -166,38 +136,39 @@ def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_every_kernel_agrees_with_scalar_on_random_text(tmp_path, core_objects, mode):
-    stdout = _build_and_run(KERNELS_AGREE_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_every_kernel_agrees_with_scalar_on_random_text(run_program, mode):
+    stdout = run_program(KERNELS_AGREE_PROGRAM_SOURCE)
     expected = "20000 inputs" if mode else "200000 inputs"
     assert stdout.strip().splitlines()[-1].startswith(expected), stdout
 
 
-STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_streams_equal_one_shot_check_at_every_cut(tmp_path, core_objects, mode):
-    stdout = _build_and_run(STREAM_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_streams_equal_one_shot_check_at_every_cut(run_program):
+    stdout = run_program(STREAM_PROGRAM_SOURCE)
     assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
     checked = int(stdout.strip().splitlines()[-2].split()[0])
     assert checked > 2_000_000, stdout
 
 
-OFFSETS_PROGRAM_SOURCE = CSRC / "tests" / "test_offsets.c"
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_columns_equal_item_by_item_calls_and_refuse_bad_offsets(tmp_path, core_objects, mode):
-    stdout = _build_and_run(OFFSETS_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_columns_equal_item_by_item_calls_and_refuse_bad_offsets(run_program):
+    stdout = run_program(OFFSETS_PROGRAM_SOURCE)
     checked = int(stdout.strip().splitlines()[-1].split()[1])
     assert checked > 300_000, stdout
 
 
-UTFE8_PROGRAM_SOURCE = CSRC / "tests" / "test_utfe8.c"
+@pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(run_program):
+    stdout = run_program(UTFE8_PROGRAM_SOURCE)
+    checked = int(stdout.strip().splitlines()[-1].split()[0])
+    assert checked > 100_000, stdout
+
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
-def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(tmp_path, core_objects, mode):
-    stdout = _build_and_run(UTFE8_PROGRAM_SOURCE, tmp_path, core_objects, *mode)
+def test_c_latin1_ascii_and_bounded_conversion_equal_their_references_under_every_kernel(run_program):
+    stdout = run_program(LATIN1_PARTIAL_PROGRAM_SOURCE)
+    for number in range(1, 4):
+        assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
     checked = int(stdout.strip().splitlines()[-1].split()[0])
-    assert checked > 100_000, stdout
+    assert checked > 1_000_000, stdout

@@ -11,15 +11,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
-from test_c_core import _c_compiler, _core_sources
+import c_build
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = c_build.REPO
 FUZZ = REPO / "fuzz"
 TARGETS = sorted(path.stem[len("fuzz_") :] for path in FUZZ.glob("fuzz_*.c"))
-SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+REPLAY_ENVIRONMENT = {"ASAN_OPTIONS": "detect_leaks=1", "PATH": "/usr/bin:/bin"}
 
 
 @pytest.fixture(autouse=True)
@@ -29,27 +30,27 @@ def kernel():
     return None
 
 
-@pytest.fixture(scope="module")
-def core_objects(tmp_path_factory):
-    """The core compiled once (with the sanitizers if the compiler has
-    them), linked into every target's replay program: (flags, objects)."""
-    compiler = _c_compiler()
-    if compiler is None:
-        pytest.skip("no C compiler")
-    out = tmp_path_factory.mktemp("fuzz_core")
-    sources = _core_sources()
-    for flags in (SANITIZERS, []):
-        objects = [out / f"{source.parent.name}_{source.stem}.o" for source in sources]
-        commands = [[compiler, "-O0", "-g", "-std=gnu11", *flags, f"-I{REPO / 'csrc'}", "-c", str(source), "-o", str(obj)]
-                    for source, obj in zip(sources, objects)]
-        # two compilers at a time: the core is about ten files
-        results = []
-        for first in range(0, len(commands), 2):
-            running = [subprocess.Popen(command, stderr=subprocess.DEVNULL) for command in commands[first : first + 2]]
-            results += [process.wait() for process in running]
-        if all(code == 0 for code in results):
-            return compiler, flags, objects
-    pytest.fail("the C core does not compile")
+_flavour: List[str] = []
+
+
+def flavour() -> str:
+    """The core and the targets with AddressSanitizer and UBSan if the
+    compiler has them, else plain."""
+    if not _flavour:
+        _flavour.append("sanitized" if c_build.sanitizers_work() else "plain")
+    return _flavour[0]
+
+
+def _replay_program(target: str):
+    return c_build.program(f"replay_{target}", [FUZZ / "replay.c", FUZZ / f"fuzz_{target}.c"], flavour())
+
+
+def start_c_builds(config) -> None:
+    """Called by conftest.py once the tests are collected: every target's
+    replay program is built in the background (c_build.py)."""
+    if c_build.c_compiler() is not None:
+        for target in TARGETS:
+            _replay_program(target)
 
 
 @pytest.fixture(scope="module")
@@ -66,24 +67,16 @@ def test_every_target_has_seeds(seeds):
     assert TARGETS and all(any((seeds / target).iterdir()) for target in TARGETS)
 
 
-def _build(target: str, out: Path, core) -> Path:
-    compiler, flags, objects = core
-    program = out / f"replay_{target}"
-    command = [compiler, "-O0", "-g", "-std=gnu11", *flags, f"-I{REPO / 'csrc'}", "-o", str(program),
-               str(FUZZ / "replay.c"), str(FUZZ / f"fuzz_{target}.c"), *map(str, objects)]
-    built = subprocess.run(command, capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr
-    return program
-
-
 @pytest.mark.parametrize("target", TARGETS)
-def test_fuzz_target_replays_regressions_and_seeds(target, tmp_path, core_objects, seeds):
+def test_fuzz_target_replays_regressions_and_seeds(target, seeds):
+    if c_build.c_compiler() is None:
+        pytest.skip("no C compiler found (looked for $CC, cc and gcc on PATH)")
     inputs = sorted((FUZZ / "regressions" / target).glob("*")) if (FUZZ / "regressions" / target).is_dir() else []
     inputs = [path for path in inputs if path.is_file()]
     inputs += sorted((seeds / target).glob("*"))[::24]
     assert inputs, f"no regressions or seeds for fuzz_{target}"
-    program = _build(target, tmp_path, core_objects)
+    program = _replay_program(target).result()
     replayed = subprocess.run([str(program), *map(str, inputs)], capture_output=True, text=True, timeout=600,
-                              env={"ASAN_OPTIONS": "detect_leaks=1", "PATH": "/usr/bin:/bin"})
+                              env=REPLAY_ENVIRONMENT)
     assert replayed.returncode == 0, replayed.stderr[-4000:]
     assert f"replayed {len(inputs)} inputs" in replayed.stdout

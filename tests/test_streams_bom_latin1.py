@@ -94,10 +94,66 @@ def test_a_stream_ends_before_its_mark_is_whole():
     assert transcoder.finish() == utfkit.transcode(b"\xff\xfe", "utf-32", "utf-8", "replace") == b"\xef\xbf\xbd"
 
 
-def test_validator_refuses_the_mark_forms_with_lookup_error():
-    for encoding in MARKED:
-        with pytest.raises(LookupError):
-            utfkit.Validator(encoding)
+@pytest.mark.parametrize("encoding", MARKED)
+@given(data=st.data())
+def test_validator_decides_the_mark_as_cpython_however_the_stream_is_split(encoding, data):
+    # The error (encoding named, start, end, reason) is CPython's decode()'s
+    # and check()'s, the mark split across chunks or not; offset counts
+    # every byte fed, the held bytes of an undecided mark too.
+    stream = data.draw(streams(encoding))
+    pieces = split(stream, data.draw(st.lists(st.integers(0, 100), max_size=4)))
+
+    def error_of(call):
+        try:
+            call()
+        except UnicodeDecodeError as error:
+            return (error.encoding, error.start, error.end, error.reason)
+        return None
+
+    expected = error_of(lambda: stream.decode(encoding))
+    assert error_of(lambda: utfkit.check(stream, encoding)) == expected
+    validator = utfkit.Validator(encoding)
+    fed = 0
+
+    def feed_all():
+        nonlocal fed
+        for piece in pieces:
+            validator.feed(piece)
+            fed += len(piece)
+            assert validator.offset == fed
+        validator.finish()
+
+    assert error_of(feed_all) == expected
+
+
+def test_validator_holds_a_mark_split_across_chunks():
+    validator = utfkit.Validator("utf-32")
+    validator.feed(b"\x00\x00")  # may still be 00 00 FE FF
+    assert validator.offset == 2
+    validator.feed(b"\xfe\xff\x00\x00\xd8")  # big-endian, after its mark
+    with pytest.raises(UnicodeDecodeError) as raised:
+        validator.feed(b"\x00")
+    assert (raised.value.encoding, raised.value.start, raised.value.end) == ("utf-32-be", 4, 8)
+    sig = utfkit.Validator("utf-8-sig")
+    sig.feed(b"\xef\xbb")
+    with pytest.raises(UnicodeDecodeError) as raised:  # CPython counts from after the mark
+        sig.feed(b"\xbf\xff")
+    assert (raised.value.encoding, raised.value.start) == ("utf-8", 0)
+
+
+def test_a_validator_pickles_with_its_mark_undecided_and_decided():
+    import pickle
+
+    validator = utfkit.Validator("utf-16")
+    validator.feed(b"\xfe")
+    copy = pickle.loads(pickle.dumps(validator))
+    copy.feed(b"\xff\x00a")
+    copy.finish()
+    validator.feed(b"\xff")
+    copy = pickle.loads(pickle.dumps(validator))
+    with pytest.raises(UnicodeDecodeError) as raised:
+        copy.feed(b"\xdc\x00\x00")  # a trail surrogate alone, big-endian
+    assert raised.value.encoding == "utf-16-be"
 
 
 # ---- the command ------------------------------------------------------------------------

@@ -126,6 +126,77 @@ def test_a_strict_error_is_raised_where_transcode_raises_it(data, from_, to):
     assert (offset + error.start, offset + error.end, error.reason) == expected_error
 
 
+UTF8_FAMILY_FORMS = ["wtf-8", "cesu-8", "mutf-8"]
+
+
+def strict_error_in_pieces(source: bytes, from_: str, to: str, size: int, cuts: list) -> tuple:
+    """The fixed-buffer loop of converted_in_pieces with errors="strict":
+    the first error raised, its positions counted from the start of the
+    whole input."""
+    out = bytearray(size)
+    pending, offset, start = b"", 0, 0
+    bounds = sorted(set(cuts)) + [len(source)]
+    try:
+        for index, end in enumerate(bounds):
+            pending += source[start:end]
+            start = end
+            while True:
+                consumed, written = utfkit.transcode_partial(pending, from_, to, out, "strict",
+                                                             index == len(bounds) - 1)
+                pending, offset = pending[consumed:], offset + consumed
+                if consumed == 0 and written == 0:
+                    break
+    except UnicodeDecodeError as error:
+        return (offset + error.start, offset + error.end, error.reason)
+    raise AssertionError("no error raised")
+
+
+@given(data=st.data(), from_=st.sampled_from(UTF8_FAMILY_FORMS),
+       to=st.sampled_from(["utf-8", "utf-16-le", "utf-32-be"]))
+def test_a_strict_error_of_the_utf8_family_is_raised_where_transcode_raises_it(data, from_, to):
+    # CPython has no codec for these forms: transcode is the oracle.
+    source = data.draw(inputs(from_))
+    size = data.draw(st.integers(LONGEST_CHARACTER, 40))
+    cuts = data.draw(st.lists(st.integers(0, len(source)), max_size=3))
+    try:
+        expected = utfkit.transcode(source, from_, to)
+    except UnicodeDecodeError as error:
+        assert strict_error_in_pieces(source, from_, to, size, cuts) == (error.start, error.end, error.reason)
+    except UnicodeEncodeError:
+        return
+    else:
+        assert converted_in_pieces(source, from_, to, size, "strict", cuts) == expected
+
+
+LEAD_SURROGATE = b"\xed\xa0\x80"  # U+D800 as a surrogate byte sequence (WTF-8 section 4.2)
+TRAIL_SURROGATE = b"\xed\xb0\x80"  # U+DC00
+
+
+@pytest.mark.parametrize("before", [b"", b"a" * 61, b"a" * 70])
+@pytest.mark.parametrize("after", [b"\xff", b"\x80", b"z\xff"])
+@pytest.mark.parametrize("size", [LONGEST_CHARACTER, 8, 64, 200])
+def test_a_wtf8_surrogate_pair_before_a_later_error_is_the_error(before, after, size):
+    # WTF-8 section 4.3: a pair is one 4-byte sequence, so the trail of a
+    # pair written as two is the first error; a call that starts at the
+    # trail would read it as a lone surrogate and miss it.
+    source = before + LEAD_SURROGATE + TRAIL_SURROGATE + after
+    with pytest.raises(UnicodeDecodeError) as raised:
+        utfkit.transcode(source, "wtf-8", "utf-16-le")
+    expected = (raised.value.start, raised.value.end, raised.value.reason)
+    assert expected[0] == len(before) + 3
+    assert strict_error_in_pieces(source, "wtf-8", "utf-16-le", size, []) == expected
+
+
+@pytest.mark.parametrize("to", ["utf-8", "utf-16-le", "utf-32-le"])
+def test_a_lone_ed_byte_before_a_character_is_cut_off_at_the_smallest_buffer(to):
+    # ED followed by C3 is a maximal subpart alone (Table 3-7): the loop
+    # can stop after its U+FFFD when the character after it does not fit.
+    source = b"\xff\x61\xff\xed\xc3\xa9"
+    size = max(len("\ufffd".encode(to)), len("\xe9".encode(to)))  # the longest single character here
+    assert converted_in_pieces(source, "wtf-8", to, size, "replace", []) == utfkit.transcode(
+        source, "wtf-8", to, "replace")
+
+
 def test_final_false_leaves_an_unfinished_character_for_the_next_call():
     out = bytearray(16)
     assert utfkit.transcode_partial("aé".encode()[:2], "utf-8", "utf-16-le", out, final=False) == (1, 2)

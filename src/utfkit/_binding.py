@@ -165,13 +165,18 @@ CPYTHON_DECODERS: Dict[str, Callable[..., Tuple[str, int]]] = {
 
 
 def read_mark(known: Encoding, source: Any) -> Tuple[Encoding, int]:
-    """For a byte-order-mark form, the fixed form `source` (bytes or a
-    uint8_t[] view) is in and the length of its mark, as CPython's decoder
-    decides them; for any other form, (known, 0)."""
+    """For a byte-order-mark form, the fixed form `source` (bytes, a
+    memoryview of bytes or a uint8_t[] view) is in and the length of its
+    mark, as CPython's decoder decides them; for any other form, (known, 0)."""
     if not known.marks:
         return known, 0
     longest = len(known.marks[0][0])
-    head = source[:longest] if type(source) is bytes else ffi.buffer(source, min(longest, len(source)))[:]
+    if type(source) is bytes:
+        head = source[:longest]
+    elif type(source) is memoryview:
+        head = source[:longest].tobytes()
+    else:
+        head = ffi.buffer(source, min(longest, len(source)))[:]
     for mark, name in known.marks:
         if head.startswith(mark):
             return _FIXED[name], len(mark)

@@ -39,6 +39,7 @@ SOURCES = [
     "csrc/simd/x86_avx2_transcode.c",
     "csrc/simd/x86_avx512.c",
     "csrc/simd/x86_avx512_transcode.c",
+    "csrc/simd/x86_latin1.c",
     "csrc/simd/arm_neon.c",
 ]
 

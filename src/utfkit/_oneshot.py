@@ -78,6 +78,14 @@ CPYTHON_ASCII_TRANSCODE_UP_TO = 8192
 
 _utf8_validate = lib.utfkit_utf8_validate
 _validate = lib.utfkit_validate
+
+# The forms in which ASCII text is its own bytes, read and written alike
+# (MUTF-8 is not: U+0000 is C0 80 there).
+_ASCII_AS_ITSELF = frozenset({
+    lib.UTFKIT_UTF8, lib.UTFKIT_WTF8, lib.UTFKIT_CESU8, lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII,
+    lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279,
+})
+_ASCII_FORM = lib.UTFKIT_ASCII
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _utf8_count = lib.utfkit_utf8_count
@@ -232,7 +240,7 @@ class _Plan:
     worked out once."""
 
     __slots__ = ("source", "target", "mode", "errors", "identity", "marked", "decode", "encode", "from_utf8",
-                 "unit", "per_unit", "from_form", "to_form", "how")
+                 "unit", "per_unit", "from_form", "to_form", "how", "ascii_identity")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -255,6 +263,9 @@ class _Plan:
         self.from_form = source.form
         self.to_form = target.form
         self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
+        # ASCII input converts to itself (Latin-1 <-> UTF-8, say): the output is the input
+        self.ascii_identity = (not self.identity and not self.marked and source.form in _ASCII_AS_ITSELF
+                               and target.form in _ASCII_AS_ITSELF)
 
 
 _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
@@ -326,10 +337,13 @@ def _without_mark(data: object, plan: _Plan, function: str) -> Tuple[object, Enc
     """For a conversion from or to a byte-order-mark form: the data after
     its mark, the fixed form it is in, the mark's length, the mark to
     write first, and the fixed form to write."""
-    source = input_view(data, function)
-    fixed, skip = read_mark(plan.source, source)
-    release(source)
-    rest = memoryview(data).cast("B")[skip:] if skip else data  # type: ignore[arg-type]
+    try:  # (a memoryview reads the mark with no cffi view to make and release)
+        view: Any = data if type(data) is bytes else memoryview(data).cast("B")  # type: ignore[arg-type]
+    except (TypeError, ValueError, BufferError):
+        input_view(data, function)  # raises the error every call gives for such data
+        raise
+    fixed, skip = read_mark(plan.source, view)
+    rest = view[skip:] if skip else data
     marks = plan.target.marks
     return rest, fixed, skip, marks[0][0] if marks else b"", marks[0][1] if marks else plan.target.name
 
@@ -393,6 +407,11 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
     if plan.identity and (_validate(source, length, form) if plan.source is plan.target
                           else _utf8_validate(source, length)):
         return as_bytes(data)  # well-formed already: the output is the input, no copy
+    if plan.ascii_identity and _validate(source, length, _ASCII_FORM):
+        # One read that stops at the first byte above 7F (early, in most
+        # other text), and at most one copy: CPython's decode().encode()
+        # copies ASCII twice.
+        return as_bytes(data)
     capacity = -(-length // plan.unit) * plan.per_unit
     if capacity <= _binding.SCRATCH_KEPT:
         buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it

@@ -200,6 +200,13 @@ class Validator:
     is the chunk that was being fed.  After an error every ``feed`` and
     ``finish`` raises the same error again until ``reset()``.
 
+    A byte-order-mark form (``utf-16``, ``utf-32``, ``utf-8-sig``) holds
+    its first bytes until they are a whole mark or cannot begin one, then
+    validates the rest in the fixed form that decides (CPython's decoders'
+    rule); its errors are those of ``utfkit.check`` on the whole stream,
+    named after the fixed form (``utf-16-le``, ...; ``utf-8-sig`` counts
+    from after its mark, as CPython does).
+
     ``finish()`` raises if the stream ends inside a character (``reason``
     "unexpected end of data" for UTF-8, ``object`` the unfinished bytes);
     ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
@@ -213,27 +220,57 @@ class Validator:
     """
 
     __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
-                 "_fast", "_validate_as")
+                 "_fast", "_validate_as", "_head", "_reported_as", "_error_shift")
 
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = lookup(encoding, "Validator").name
-        if ENCODINGS[self.encoding].marks:
-            raise LookupError(
-                f"Validator does not handle the encoding {self.encoding!r}: its byte order is decided "
-                "once, by a mark at the start; validate the fixed form the mark names")
-        self._form = ENCODINGS[self.encoding].form
-        self._fast = self._form in _SELF_CONTAINED_CHUNKS
-        # validate()'s own UTF-8 constant takes its shortest path
-        self._validate_as = UTF_8 if self.encoding == UTF_8 else self.encoding
         self._stream = ffi.new("utfkit_stream *")
         self._guard = guard = Exclusive("Validator")
         self._take = guard.take
         self._give = guard.give
         self._error: Optional[UnicodeDecodeError] = None
+        self._begin()
+
+    def _begin(self) -> None:
+        """The state at the start of a stream."""
+        marks = ENCODINGS[self.encoding].marks
+        # A byte-order-mark form: the first bytes are held until they are a
+        # mark or cannot begin one (_after_mark), as CPython's decoders decide.
+        self._head: Optional[bytes] = b"" if marks else None
         self._base = 0  # stream offset where the C state starts counting
+        self._use_form(marks[0][1] if marks else self.encoding, 0)
+
+    def _use_form(self, fixed: str, error_shift: int) -> None:
+        """Validate in the fixed form `fixed` from here on; errors are named
+        after it and their positions moved by error_shift."""
+        self._reported_as = fixed
+        self._error_shift = error_shift
+        self._form = ENCODINGS[fixed].form
+        self._fast = self._form in _SELF_CONTAINED_CHUNKS
+        # validate()'s own UTF-8 constant takes its shortest path
+        self._validate_as = UTF_8 if fixed == UTF_8 else fixed
         self._state = _BETWEEN_CHARACTERS
         if not self._fast:
-            self._start_c(0)
+            self._start_c(self._base)
+
+    def _after_mark(self, chunk: "Buffer", final: bool) -> Optional[bytes]:
+        """The stream's bytes after its mark, once the mark is decided (a
+        whole mark at the start, else the fixed form named first, as
+        CPython's decoders decide); None while the bytes so far may still
+        begin one."""
+        head = (self._head or b"") + _byte_view(chunk, "feed").tobytes()
+        marks = ENCODINGS[self.encoding].marks
+        found = next(((mark, name) for mark, name in marks if head.startswith(mark)), None)
+        if found is None and not final and any(mark.startswith(head) for mark, _ in marks):
+            self._head = head
+            return None
+        mark, name = found if found is not None else (b"", marks[0][1])
+        self._head = None
+        self._base = len(mark)
+        # utf-16 and utf-32 count error positions from the stream's start,
+        # utf-8-sig from after its mark (CPython's decoders, and check())
+        self._use_form(name, -len(mark) if self.encoding == "utf-8-sig" else 0)
+        return head[len(mark):]
 
     def _start_c(self, base: int) -> None:
         _stream_init(self._stream, self._form)
@@ -246,16 +283,15 @@ class Validator:
             self._take()
         except IndexError:
             self._guard.refuse()
-        self._base = 0
-        if self._fast:
-            self._state = _BETWEEN_CHARACTERS
-        else:
-            self._start_c(0)
+        self._error = None
+        self._begin()
         self._give(True)
 
     @property
     def offset(self) -> int:
         """Bytes fed so far (the stream offset of the next byte)."""
+        if self._head is not None:
+            return len(self._head)
         return self._base + int(self._stream.offset) if self._state == _IN_C else self._base
 
     def feed(self, chunk: "Buffer") -> None:
@@ -265,38 +301,47 @@ class Validator:
         except IndexError:
             self._guard.refuse()
         try:
-            state = self._state
-            if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
-                length = len(chunk)
-                if self._validate_as is UTF_8:  # validate()'s paths, inline
-                    whole = (length <= ISASCII_UP_TO and chunk.isascii()) or (
-                        validate(chunk) if length <= CPYTHON_UP_TO else _utf8_validate(chunk, length))
-                else:
-                    whole = validate(chunk, self._validate_as)
-                if whole:
-                    self._base += length
+            if self._head is not None and self._state <= _IN_C:
+                rest = self._after_mark(chunk, final=False)
+                if rest is None:
                     return
-                self._start_c(self._base)
-            elif state > _IN_C:
-                self._refuse_feed()
-            source = input_view(chunk, "feed")
-            length = len(source)
-            if self._state == _BETWEEN_CHARACTERS:
-                if _validate(source, length, self._form):
-                    self._base += length
-                    return
-                self._start_c(self._base)
-            stream = self._stream
-            result = _stream_feed(stream, source, length)
-            if result.status != _OK:
-                release(source)
-                self._fail(as_bytes(chunk))
-            if self._fast and stream.pending_length == 0:
-                # between characters again: the C state is not needed
-                self._base += int(stream.offset)
-                self._state = _BETWEEN_CHARACTERS
+                chunk = rest
+            self._feed(chunk)
         finally:
             self._give(True)
+
+    def _feed(self, chunk: "Buffer") -> None:
+        """feed(), the guard held and the mark (if any) decided."""
+        state = self._state
+        if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
+            length = len(chunk)
+            if self._validate_as is UTF_8:  # validate()'s paths, inline
+                whole = (length <= ISASCII_UP_TO and chunk.isascii()) or (
+                    validate(chunk) if length <= CPYTHON_UP_TO else _utf8_validate(chunk, length))
+            else:
+                whole = validate(chunk, self._validate_as)
+            if whole:
+                self._base += length
+                return
+            self._start_c(self._base)
+        elif state > _IN_C:
+            self._refuse_feed()
+        source = input_view(chunk, "feed")
+        length = len(source)
+        if self._state == _BETWEEN_CHARACTERS:
+            if _validate(source, length, self._form):
+                self._base += length
+                return
+            self._start_c(self._base)
+        stream = self._stream
+        result = _stream_feed(stream, source, length)
+        if result.status != _OK:
+            release(source)
+            self._fail(as_bytes(chunk))
+        if self._fast and stream.pending_length == 0:
+            # between characters again: the C state is not needed
+            self._base += int(stream.offset)
+            self._state = _BETWEEN_CHARACTERS
 
     def finish(self) -> None:
         """End the stream: raise if it ends inside a character."""
@@ -305,6 +350,8 @@ class Validator:
         except IndexError:
             self._guard.refuse()
         try:
+            if self._head is not None and self._state <= _IN_C:
+                self._feed(self._after_mark(b"", final=True) or b"")
             state = self._state
             if state == _BETWEEN_CHARACTERS:
                 self._state = _FINISHED
@@ -334,9 +381,9 @@ class Validator:
     def _fail(self, chunk: bytes) -> NoReturn:
         """Record and raise the C state's error; the count moves out of it."""
         stream = self._stream
-        why = reason(stream.status, self.encoding, stream.error_unit, stream.error_length)
-        start = self._base + int(stream.error_position)
-        self._error = UnicodeDecodeError(self.encoding, chunk, start, start + int(stream.error_length), why)
+        why = reason(stream.status, self._reported_as, stream.error_unit, stream.error_length)
+        start = self._base + self._error_shift + int(stream.error_position)
+        self._error = UnicodeDecodeError(self._reported_as, chunk, start, start + int(stream.error_length), why)
         self._base += int(stream.offset)
         self._state = _FAILED
         self._raise_earlier_error()
@@ -348,13 +395,21 @@ class Validator:
             error = self._error
             saved_error = None if error is None else (error.object, error.start, error.end, error.reason)
             in_c = self._state == _IN_C
-            state = (saved_error, self._state, self._base, stream_state(self._stream) if in_c else None)
+            state = (saved_error, self._state, self._base, stream_state(self._stream) if in_c else None,
+                     self._head, self._reported_as, self._error_shift)
         return (_restore_validator, (self.encoding, state))
 
     def _restore(self, state: Tuple[Any, ...]) -> None:
-        saved_error, validator_state, base, saved_stream = state
+        saved_error, validator_state, base, saved_stream = state[:4]
+        if len(state) > 4:  # the byte-order mark: still undecided, or the fixed form it named
+            head, reported_as, error_shift = state[4:]
+            if head is not None:
+                self._head = bytes(head)
+            elif self._head is not None:
+                self._head = None
+                self._use_form(str(reported_as), int(error_shift))
         if saved_error is not None:
-            self._error = UnicodeDecodeError(self.encoding, *saved_error)
+            self._error = UnicodeDecodeError(self._reported_as, *saved_error)
         self._state = int(validator_state)
         self._base = int(base)
         if self._state == _IN_C:

@@ -1,0 +1,428 @@
+/*
+ * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h:
+ * latin1_to_utf8, utf8_to_latin1): Latin-1 widened to UTF-8 and UTF-8
+ * narrowed to Latin-1, for the sse4, avx2 and avx512 kernels.
+ *
+ * A Latin-1 byte is the code point of its value, so its UTF-8 form is the
+ * byte itself below 80 and two bytes C2..C3 80..BF from 80 to FF (Unicode
+ * 3.9 Table 3-6: 110000yy 10xxxxxx).  Widening writes each byte as a 16-bit
+ * lane holding that form, first byte low, and then drops the second byte of
+ * the lanes below 80: by a PSHUFB control chosen by the 8-bit mask of the
+ * bytes above 7F (sse4, avx2; gen_x86_latin1_tables.py) or by VPCOMPRESSB
+ * (avx512, with VBMI2).  Narrowing is the reverse: in a vector of UTF-8 the
+ * only bytes it takes are ASCII and the pairs C2..C3 80..BF (Table 3-7, row
+ * C2..DF, restricted to the code points U+0080..U+00FF); each pair's value
+ * is made at its lead byte, and the continuation bytes are dropped the same
+ * two ways.  A vector holding any other byte is converted up to it, and the
+ * block stops there, before a character boundary, for the scalar reader in
+ * latin1.c to decide (an error, a '?' or a character above U+00FF).
+ *
+ * The sse4 and avx2 blocks store 16 bytes at a time, past the bytes a
+ * store produces; each store's excess is overwritten by the next store, and
+ * the last is held back and written exactly, so that, as kernels.h asks,
+ * exactly dst[0..*written) is written.  The avx512 blocks mask every store.
+ */
+#include "../kernels.h"
+
+#if defined(UTFKIT_X86_64)
+#include <immintrin.h>
+#include <string.h>
+
+#include "x86_latin1_tables.h"
+
+/* ---- sse4: SSSE3 (PSHUFB), SSE4.1 (PMOVZXBW, PBLENDVB) ---- */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("ssse3,sse4.1"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("ssse3,sse4.1")
+#endif
+
+/* The set bits of an 8-bit mask (the sse4 kernel does not require POPCNT). */
+static inline size_t bits_set_8(unsigned mask)
+{
+    mask = mask - ((mask >> 1) & 0x55);
+    mask = (mask & 0x33) + ((mask >> 2) & 0x33);
+    return (mask + (mask >> 4)) & 0x0F;
+}
+
+/* Eight Latin-1 code points in 16-bit lanes -> the lanes' UTF-8 forms,
+ * first byte low (Table 3-6); a lane below 80 keeps its value. */
+static inline __m128i utf8_forms_of_lanes(__m128i code_points)
+{
+    __m128i lead = _mm_or_si128(_mm_srli_epi16(code_points, 6), _mm_set1_epi16(0xC0));
+    __m128i trail = _mm_or_si128(_mm_and_si128(code_points, _mm_set1_epi16(0x3F)),
+                                 _mm_set1_epi16(0x80));
+    __m128i two_bytes = _mm_or_si128(lead, _mm_slli_epi16(trail, 8));
+    return _mm_blendv_epi8(code_points, two_bytes,
+                           _mm_cmpgt_epi16(code_points, _mm_set1_epi16(0x7F)));
+}
+
+/* The UTF-8 form of eight Latin-1 bytes (the low half of `bytes`, whose
+ * bytes above 7F are flagged in `high`), gathered to the front: 8 +
+ * popcount(high) bytes. */
+static inline __m128i widened_half(__m128i bytes, unsigned high)
+{
+    __m128i forms = utf8_forms_of_lanes(_mm_cvtepu8_epi16(bytes));
+    return _mm_shuffle_epi8(forms, _mm_load_si128((const __m128i *)utfkit_latin1_widened[high]));
+}
+
+/* Where a block's output stands: dst[0..out) written exactly, and the bytes
+ * in `held` (held_length of them, at dst + out) still to be stored. */
+typedef struct held_output {
+    size_t out;
+    __m128i held;
+    size_t held_length;
+} held_output;
+
+/* Stores the held bytes with a 16-byte store (its excess beyond
+ * held_length is overwritten by the caller's next store) and holds `next`. */
+static inline void store_and_hold(uint8_t *dst, held_output *output, __m128i next, size_t length)
+{
+    _mm_storeu_si128((__m128i *)(dst + output->out), output->held);
+    output->out += output->held_length;
+    output->held = next;
+    output->held_length = length;
+}
+
+/* Writes the held bytes exactly; returns the bytes written in all. */
+static inline size_t release_held(uint8_t *dst, held_output *output)
+{
+    uint8_t bytes[16];
+    _mm_storeu_si128((__m128i *)bytes, output->held);
+    memcpy(dst + output->out, bytes, output->held_length);
+    return output->out + output->held_length;
+}
+
+/* 16 bytes of Latin-1 at src -> UTF-8 (16 to 32 bytes).  Every store is 16
+ * bytes, at least as long as the excess of the one before; the caller has
+ * room for 32 bytes from the held bytes' start. */
+static inline void widen_16(const uint8_t *src, uint8_t *dst, held_output *output)
+{
+    __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+    unsigned high = (unsigned)_mm_movemask_epi8(bytes);
+    if (high == 0) {
+        store_and_hold(dst, output, bytes, 16);
+        return;
+    }
+    unsigned low_half = high & 0xFF, high_half = high >> 8;
+    store_and_hold(dst, output, widened_half(bytes, low_half),
+                   8 + bits_set_8(low_half));
+    store_and_hold(dst, output, widened_half(_mm_srli_si128(bytes, 8), high_half),
+                   8 + bits_set_8(high_half));
+}
+
+size_t utfkit_latin1_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    (void)big_endian;
+    held_output output = {0, _mm_setzero_si128(), 0};
+    size_t i = 0;
+    for (; len - i >= 16; i += 16)
+        widen_16(src + i, dst, &output);
+    *written = release_held(dst, &output);
+    return i;
+}
+
+/* How many of the 16 bytes of UTF-8 at src narrow_16 takes: up to the
+ * first byte that is neither ASCII nor part of a pair C2..C3 80..BF (Table
+ * 3-7, row C2..DF), and never a lead byte without the continuation byte
+ * after it, so that they end on a character boundary.  `high` flags the
+ * bytes above 7F, `lead` the bytes C2..C3, `continuation` the bytes 80..BF,
+ * each as bit k for byte k. */
+static inline unsigned narrowed_prefix(unsigned high, unsigned lead, unsigned continuation,
+                                       unsigned count)
+{
+    unsigned last = 1u << (count - 1);
+    unsigned whole_lead = lead & ~last; /* the pair of the last byte is not all here */
+    unsigned out_of_place = (high & ~(lead | continuation)) | (continuation ^ (whole_lead << 1));
+    unsigned taken = lead & last ? count - 1 : count;
+    if (out_of_place != 0) {
+        unsigned first = (unsigned)__builtin_ctz(out_of_place);
+        if (first != 0 && (lead >> (first - 1) & 1))
+            first--; /* the lead byte of a pair cut at `first` */
+        taken = first < taken ? first : taken;
+    }
+    return taken;
+}
+
+/* 16 bytes of UTF-8 at src -> Latin-1, up to narrowed_prefix's end;
+ * returns the bytes read.  The caller has room for 16 bytes from the held
+ * bytes' start and for 16 from src's (narrowing never writes more bytes
+ * than it reads). */
+static inline unsigned narrow_16(const uint8_t *src, uint8_t *dst, held_output *output)
+{
+    __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+    unsigned high = (unsigned)_mm_movemask_epi8(bytes);
+    if (high == 0) {
+        store_and_hold(dst, output, bytes, 16);
+        return 16;
+    }
+    __m128i is_lead = _mm_cmpeq_epi8(_mm_and_si128(bytes, _mm_set1_epi8((char)0xFE)),
+                                     _mm_set1_epi8((char)0xC2));
+    /* 80..BF are the signed bytes below -64 (C0) */
+    __m128i is_continuation = _mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0));
+    unsigned lead = (unsigned)_mm_movemask_epi8(is_lead);
+    unsigned continuation = (unsigned)_mm_movemask_epi8(is_continuation);
+    unsigned taken = narrowed_prefix(high, lead, continuation, 16);
+    if (taken == 0)
+        return 0;
+    /* Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, made at the lead */
+    __m128i following = _mm_srli_si128(bytes, 1);
+    __m128i value = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, _mm_set1_epi8(0x03)), 6),
+                                 _mm_and_si128(following, _mm_set1_epi8(0x3F)));
+    __m128i narrowed = _mm_blendv_epi8(bytes, value, is_lead);
+    unsigned kept = ~continuation & ((1u << taken) - 1);
+    unsigned low_half = kept & 0xFF, high_half = kept >> 8;
+    __m128i high_control = _mm_add_epi8(
+        _mm_load_si128((const __m128i *)utfkit_latin1_kept_bytes[high_half]), _mm_set1_epi8(8));
+    store_and_hold(dst, output,
+                    _mm_shuffle_epi8(narrowed, _mm_load_si128((const __m128i *)
+                                                              utfkit_latin1_kept_bytes[low_half])),
+                    bits_set_8(low_half));
+    store_and_hold(dst, output, _mm_shuffle_epi8(narrowed, high_control),
+                    bits_set_8(high_half));
+    return taken;
+}
+
+size_t utfkit_utf8_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    (void)big_endian;
+    held_output output = {0, _mm_setzero_si128(), 0};
+    size_t i = 0;
+    while (len - i >= 16) {
+        unsigned taken = narrow_16(src + i, dst, &output);
+        i += taken;
+        if (taken < 15)
+            break; /* stopped before a byte it does not take */
+    }
+    *written = release_held(dst, &output);
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
+/* ---- avx2: the sse4 steps behind 32-byte ASCII tests ---- */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,popcnt"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx2,popcnt")
+#endif
+
+size_t utfkit_latin1_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    (void)big_endian;
+    held_output output = {0, _mm_setzero_si128(), 0};
+    size_t i = 0;
+    for (; len - i >= 32; i += 32) {
+        __m256i bytes = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (_mm256_movemask_epi8(bytes) == 0) {
+            store_and_hold(dst, &output, _mm256_castsi256_si128(bytes), 16);
+            store_and_hold(dst, &output, _mm256_extracti128_si256(bytes, 1), 16);
+            continue;
+        }
+        widen_16(src + i, dst, &output);
+        widen_16(src + i + 16, dst, &output);
+    }
+    for (; len - i >= 16; i += 16)
+        widen_16(src + i, dst, &output);
+    *written = release_held(dst, &output);
+    return i;
+}
+
+size_t utfkit_utf8_to_latin1_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    (void)big_endian;
+    held_output output = {0, _mm_setzero_si128(), 0};
+    size_t i = 0;
+    while (len - i >= 16) {
+        if (len - i >= 32) {
+            __m256i bytes = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (_mm256_movemask_epi8(bytes) == 0) {
+                store_and_hold(dst, &output, _mm256_castsi256_si128(bytes), 16);
+                store_and_hold(dst, &output, _mm256_extracti128_si256(bytes, 1), 16);
+                i += 32;
+                continue;
+            }
+        }
+        unsigned taken = narrow_16(src + i, dst, &output);
+        i += taken;
+        if (taken < 15)
+            break;
+    }
+    *written = release_held(dst, &output);
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
+/* ---- avx512: F, BW, VBMI (VPERMB), VBMI2 (VPCOMPRESSB) ---- */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")
+#endif
+
+/* The first n bits (n <= 64). */
+static inline uint64_t first_bits(size_t n)
+{
+    return _bzhi_u64(~0ull, (unsigned)n);
+}
+
+size_t utfkit_latin1_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                    size_t *written)
+{
+    (void)big_endian;
+    const __m512i low_six = _mm512_set1_epi16(0x3F);
+    size_t i = 0, out = 0;
+    /* 32 bytes at a time (the last ones masked): each a 16-bit lane holding
+     * its UTF-8 form (Table 3-6), whose second byte VPCOMPRESSB keeps only
+     * above 7F. */
+    while (i < len) {
+        if (len - i >= 128) { /* ASCII, two vectors at a time, unmasked */
+            __m512i first = _mm512_loadu_si512((const void *)(src + i));
+            __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
+                _mm512_storeu_si512((void *)(dst + out), first);
+                _mm512_storeu_si512((void *)(dst + out + 64), second);
+                i += 128;
+                out += 128;
+                continue;
+            }
+        }
+        size_t count = len - i < 32 ? len - i : 32;
+        __m256i bytes = _mm256_maskz_loadu_epi8((__mmask32)first_bits(count), src + i);
+        uint32_t high = _mm256_movepi8_mask(bytes);
+        __m512i code_points = _mm512_cvtepu8_epi16(bytes);
+        __m512i two_bytes = _mm512_or_si512(
+            _mm512_or_si512(_mm512_srli_epi16(code_points, 6), _mm512_set1_epi16(0xC0)),
+            _mm512_slli_epi16(_mm512_or_si512(_mm512_and_si512(code_points, low_six),
+                                              _mm512_set1_epi16(0x80)), 8));
+        __m512i forms = _mm512_mask_blend_epi16(high, code_points, two_bytes);
+        uint64_t kept = (0x5555555555555555ull | _pdep_u64(high, 0xAAAAAAAAAAAAAAAAull)) &
+                        first_bits(2 * count);
+        size_t produced = count + (size_t)__builtin_popcount(high);
+        _mm512_mask_storeu_epi8(dst + out, first_bits(produced),
+                                _mm512_maskz_compress_epi8(kept, forms));
+        i += count;
+        out += produced;
+    }
+    *written = out;
+    return i;
+}
+
+/* The bytes of UTF-8 at src narrowed to Latin-1 in one vector: `high`,
+ * `lead` and `continuation` as in narrowed_prefix (64 bits wide), `carry`
+ * 1 if byte 0 continues a pair whose lead byte was taken before.  Takes up
+ * to the first byte out of place, and at most `count`, never a lead byte
+ * whose continuation byte it does not take -- a lead byte at count - 1
+ * only when lead_completed says its continuation byte, after the vector,
+ * is there. */
+static inline size_t narrowed_prefix_64(uint64_t high, uint64_t lead, uint64_t continuation,
+                                        uint64_t carry, size_t count, int lead_completed)
+{
+    uint64_t last = 1ull << (count - 1);
+    uint64_t whole_lead = lead_completed ? lead : lead & ~last;
+    uint64_t expected = (whole_lead << 1 | carry) & first_bits(count);
+    uint64_t out_of_place = (high & ~(lead | continuation)) | (continuation ^ expected);
+    size_t taken = lead & ~whole_lead ? count - 1 : count;
+    if (out_of_place != 0) {
+        size_t first = (size_t)__builtin_ctzll(out_of_place);
+        if (first != 0 && (lead >> (first - 1) & 1))
+            first--; /* the lead byte of a pair cut at `first` */
+        taken = first < taken ? first : taken;
+    }
+    return taken;
+}
+
+size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                    size_t *written)
+{
+    (void)big_endian;
+    const __m512i following_index = _mm512_add_epi8(
+        _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                        47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+        _mm512_set1_epi8(1));
+    const __m512i c0 = _mm512_set1_epi8((char)0xC0);
+    size_t i = 0, out = 0;
+    uint64_t carry = 0;
+    while (i < len) {
+        if (len - i >= 128 && carry == 0) { /* ASCII, two vectors at a time, unmasked */
+            __m512i first = _mm512_loadu_si512((const void *)(src + i));
+            __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
+            if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
+                _mm512_storeu_si512((void *)(dst + out), first);
+                _mm512_storeu_si512((void *)(dst + out + 64), second);
+                i += 128;
+                out += 128;
+                continue;
+            }
+        }
+        /* Whole vectors while a byte follows them: the next vector's first
+         * byte decides a lead byte at the end, and i moves by 64 whatever
+         * the text, so that no load waits for the masks before it. */
+        int whole = len - i > 64;
+        size_t count = whole ? 64 : len - i;
+        uint64_t present = first_bits(count);
+        __m512i bytes = whole ? _mm512_loadu_si512((const void *)(src + i))
+                              : _mm512_maskz_loadu_epi8(present, src + i);
+        uint64_t high = _mm512_movepi8_mask(bytes);
+        if (high == 0) {
+            _mm512_mask_storeu_epi8(dst + out, present, bytes);
+            i += count;
+            out += count;
+            continue; /* (carry is 0: byte 0 is ASCII) */
+        }
+        uint64_t lead = _mm512_cmpeq_epi8_mask(
+            _mm512_and_si512(bytes, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)0xC2));
+        /* 80..BF are the signed bytes below -64 (C0) */
+        uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
+        /* each byte's next one: for whole vectors one more load (byte 64
+         * is there), else a permute of the vector (byte 63's is unused) */
+        __m512i following = whole ? _mm512_loadu_si512((const void *)(src + i + 1))
+                                  : _mm512_permutexvar_epi8(following_index, bytes);
+        int lead_completed = whole && _mm512_cmplt_epi8_mask(following, c0) >> 63;
+        size_t taken = narrowed_prefix_64(high, lead, continuation, carry, count, lead_completed);
+        if (taken == 0)
+            break;
+        /* Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, made at the lead */
+        __m512i value = _mm512_or_si512(
+            _mm512_slli_epi16(_mm512_and_si512(bytes, _mm512_set1_epi8(0x03)), 6),
+            _mm512_and_si512(following, _mm512_set1_epi8(0x3F)));
+        __m512i narrowed = _mm512_mask_blend_epi8(lead, bytes, value);
+        uint64_t kept = ~continuation & first_bits(taken);
+        size_t produced = (size_t)__builtin_popcountll(kept);
+        _mm512_mask_storeu_epi8(dst + out, first_bits(produced),
+                                _mm512_maskz_compress_epi8(kept, narrowed));
+        i += taken;
+        out += produced;
+        carry = taken == 64 ? lead >> 63 : 0;
+        if (taken + 1 < count)
+            break; /* stopped before a byte it does not take */
+    }
+    *written = out;
+    return i;
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
+#endif /* UTFKIT_X86_64 */
