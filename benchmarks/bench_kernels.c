@@ -63,6 +63,14 @@ static const operation operations[] = {
     {"32to8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-8"},
     {"16to32", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-32LE"},
     {"32to16", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-16LE"},
+    /* The forms built on UTF-8, over the same (surrogate-free) text: the
+     * figures to set beside validate, 8to16 and 8to32. */
+    {"wtf8validate", INPUT_UTF8, "utfkit_validate WTF-8"},
+    {"cesu8validate", INPUT_UTF8, "utfkit_validate CESU-8 (the corpus files have no 4-byte character)"},
+    {"mutf8validate", INPUT_UTF8, "utfkit_validate MUTF-8"},
+    {"wtf8to16", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-16LE"},
+    {"wtf8to32", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-32LE"},
+    {"cesu8to16", INPUT_UTF8, "utfkit_transcode CESU-8 -> UTF-16LE"},
 };
 #define OPERATIONS (sizeof operations / sizeof operations[0])
 
@@ -111,8 +119,20 @@ static size_t run(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_
     case 15:
         return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
             .written;
-    default:
+    case 16:
         return utfkit_transcode(src, len, UTFKIT_UTF32LE, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 17: return (size_t)utfkit_validate(src, len, UTFKIT_WTF8);
+    case 18: return (size_t)utfkit_validate(src, len, UTFKIT_CESU8);
+    case 19: return (size_t)utfkit_validate(src, len, UTFKIT_MUTF8);
+    case 20:
+        return utfkit_transcode(src, len, UTFKIT_WTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 21:
+        return utfkit_transcode(src, len, UTFKIT_WTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    default:
+        return utfkit_transcode(src, len, UTFKIT_CESU8, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
             .written;
     }
 }

@@ -44,56 +44,52 @@ static UTFKIT_ALWAYS_INLINE size_t output_per_latin1_byte(int to)
          : (to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE) ? 4 : 3;
 }
 
-/* Reads at *i a run of ASCII that ends by run_end (found by the active
- * kernel), or one byte above 7F: a code point (Latin-1) or an ill-formed
- * byte (ASCII); writes unchecked.  Latin-1 into the forms that write
- * U+0000..U+00FF as UTF-8 does goes to the active kernel's widening block
- * first; into UTF-16 and UTF-32 every byte up to run_end is one code unit
- * (a loop the compiler vectorises). */
-static UTFKIT_ALWAYS_INLINE size_t latin1_step(const uint8_t *src, size_t *i, size_t run_end,
-                                               uint8_t *dst, size_t out, int ascii, int errors,
-                                               int to, const utfkit_kernel *kernel,
-                                               utfkit_transcode_block widen,
-                                               block_schedule *schedule, int *status,
-                                               size_t *subpart)
+/* Reads at reader->i a run of ASCII that ends by run_end (found by the
+ * active kernel), or one byte above 7F: a code point (Latin-1) or an
+ * ill-formed byte (ASCII); writes unchecked.  Latin-1 into the forms that
+ * write U+0000..U+00FF as UTF-8 does goes to the active kernel's widening
+ * block first (reader->blocks); into UTF-16 and UTF-32 every byte up to
+ * run_end is one code unit (a loop the compiler vectorises). */
+static UTFKIT_ALWAYS_INLINE size_t latin1_step(text_reader *reader, uint8_t *dst, size_t out,
+                                               size_t run_end, int ascii, int to)
 {
-    size_t at = *i;
+    const uint8_t *src = reader->src;
+    size_t at = reader->i;
     if (!ascii && (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE || to == UTFKIT_UTF32LE ||
                    to == UTFKIT_UTF32BE)) {
-        *i = run_end;
+        reader->i = run_end;
         return put_ascii(dst, out, to, src + at, run_end - at); /* (any byte: zero-extended) */
     }
     if (!ascii && form_writes_bmp_as_utf8(to)) {
-        if (transcode_blocks_step(widen, 0, schedule, src, i, run_end, dst, &out))
+        if (transcode_blocks_step(reader, dst, &out, run_end))
             return out;
-        run_end = scalar_run_end(at, run_end, schedule);
+        run_end = scalar_run_end(reader, run_end);
     }
     if (src[at] < 0x80) {
-        size_t run = kernel->ascii_prefix_length(src + at, run_end - at);
-        *i = at + run;
+        size_t run = reader->kernel->ascii_prefix_length(src + at, run_end - at);
+        reader->i = at + run;
         return put_ascii(dst, out, to, src + at, run);
     }
     if (ascii)
-        return step_over_ill_formed(errors, UTFKIT_INVALID_START, 1, at, i, dst, out, to, status,
-                                    subpart);
-    *i = at + 1;
+        return step_over_ill_formed(reader, UTFKIT_INVALID_START, 1, at, dst, out, to);
+    reader->i = at + 1;
     return put(dst, out, to, src[at]);
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t len, int ascii,
                                                       int errors, utfkit_sink *sink, int to)
 {
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    utfkit_transcode_block widen = kernel->latin1_to_utf8;
-    block_schedule schedule = BLOCK_SCHEDULE_START;
-    size_t i = 0, subpart = 0;
-    int status = UTFKIT_OK;
-    SINK_DRIVE(sink, to, i, len, output_per_latin1_byte(to), (size_t)0, status != UTFKIT_OK,
-               out = latin1_step(src, &i, run_end, dst, out, ascii, errors, to, kernel, widen,
-                                 &schedule, &status, &subpart));
-    if (status != UTFKIT_OK)
-        return sink_error(sink, status, i, subpart);
-    return sink_result(sink, len);
+    text_reader reader = text_reader_over(src, len, errors, 0);
+    reader.blocks = reader.kernel->latin1_to_utf8;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        sink_window_open(sink, &window, scratch, reader.i, len, output_per_latin1_byte(to), 0);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK)
+            window.out = latin1_step(&reader, window.dst, window.out, window.run_end, ascii, to);
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
 }
 
 /* ---- Latin-1 and ASCII into Latin-1 and ASCII ---- */

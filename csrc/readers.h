@@ -10,6 +10,7 @@
 
 #include "kernels.h"
 #include "sink.h"
+#include "sink_drive.h"
 
 utfkit_result utf8_transcode(const uint8_t *src, size_t len, int to, int errors, utfkit_sink *sink);
 utfkit_result utf16_transcode(const uint8_t *src, size_t len, int big_endian, int to, int errors,
@@ -82,53 +83,94 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
 #define UTFKIT_SCALAR_STRETCH_MIN 4
 #define UTFKIT_SCALAR_STRETCH_MAX 256
 
-typedef struct block_schedule {
-    size_t scalar_until; /* the scalar steps go on up to here */
+/* What a reader's steps share: the input, where they are in it, how errors
+ * are handled and what stopped them, and the active kernel's block
+ * converter into the destination form. */
+typedef struct text_reader {
+    const uint8_t *src;
+    size_t len;
+    size_t i;         /* the next byte to read */
+    int errors;       /* UTFKIT_STRICT, UTFKIT_REPLACE or UTFKIT_IGNORE */
+    int big_endian;   /* the byte order of a UTF-16 / UTF-32 source */
+    int status;       /* UTFKIT_OK, or the strict error at i that stopped the reader */
+    size_t subpart;   /* that error's maximal subpart, in bytes */
+    const utfkit_kernel *kernel;
+    /* The kernel's block converter into the destination (kernels.h), or
+     * NULL, and the byte orders it is given. */
+    utfkit_transcode_block blocks;
+    int block_byte_orders;
+    size_t scalar_until; /* after a refusal, the scalar steps go on up to here */
     size_t stretch;      /* the next stretch after a refusal */
-} block_schedule;
+} text_reader;
 
-#define BLOCK_SCHEDULE_START {0, UTFKIT_SCALAR_STRETCH_MIN}
+static UTFKIT_ALWAYS_INLINE text_reader text_reader_over(const uint8_t *src, size_t len,
+                                                         int errors, int big_endian)
+{
+    text_reader reader = {src, len, 0, errors, big_endian, UTFKIT_OK, 0, utfkit_kernel_active(),
+                          NULL, 0, 0, UTFKIT_SCALAR_STRETCH_MIN};
+    return reader;
+}
+
+/* The reader's result once its loop ends. */
+static UTFKIT_ALWAYS_INLINE utfkit_result text_reader_result(const text_reader *reader,
+                                                             const utfkit_sink *sink)
+{
+    if (reader->status != UTFKIT_OK)
+        return sink_error(sink, reader->status, reader->i, reader->subpart);
+    return sink_result(sink, reader->len);
+}
+
+/* What a reader step does with an ill-formed subsequence of `length` bytes
+ * at `at`: with STRICT, records it in the reader's status and subpart and
+ * stays put (the loop then stops); otherwise moves past it, writing one
+ * U+FFFD for REPLACE.  Returns the new out. */
+static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(text_reader *reader, int ill_formed,
+                                                        size_t length, size_t at, uint8_t *dst,
+                                                        size_t out, int to)
+{
+    if (reader->errors == UTFKIT_STRICT) {
+        reader->status = ill_formed;
+        reader->subpart = length;
+        return out;
+    }
+    reader->i = at + length;
+    return reader->errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
+}
 
 /* The part of a reader step that hands the text before run_end to the
- * active kernel's block converter `blocks` (kernels.h) while a block of it
- * is left: returns 1, having advanced *i and *out, if the converter took
- * something.  Converters write at most as many bytes per byte they consume
- * as the reader's steps may (SINK_DRIVE's per_byte). */
-static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(utfkit_transcode_block blocks,
-                                                      int big_endian, block_schedule *schedule,
-                                                      const uint8_t *src, size_t *i,
-                                                      size_t run_end, uint8_t *dst, size_t *out)
+ * reader's block converter while a block of it is left: returns 1, having
+ * advanced reader->i and *out, if the converter took something.
+ * Converters write at most as many bytes per byte they consume as the
+ * reader's steps may (sink_window_open's per_byte). */
+static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(text_reader *reader, uint8_t *dst,
+                                                      size_t *out, size_t run_end)
 {
-    if (blocks == NULL || *i < schedule->scalar_until || run_end - *i < UTFKIT_TRANSCODE_BLOCK)
+    size_t at = reader->i;
+    if (reader->blocks == NULL || at < reader->scalar_until ||
+        run_end - at < UTFKIT_TRANSCODE_BLOCK)
         return 0;
     size_t written;
-    size_t consumed = blocks(src + *i, run_end - *i, big_endian, dst + *out, &written);
+    size_t consumed = reader->blocks(reader->src + at, run_end - at, reader->block_byte_orders,
+                                     dst + *out, &written);
     if (consumed == 0) {
-        schedule->scalar_until = *i + schedule->stretch;
-        if (schedule->stretch < UTFKIT_SCALAR_STRETCH_MAX)
-            schedule->stretch *= 2;
+        reader->scalar_until = at + reader->stretch;
+        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
+            reader->stretch *= 2;
         return 0;
     }
-    schedule->stretch = UTFKIT_SCALAR_STRETCH_MIN;
-    *i += consumed;
+    reader->stretch = UTFKIT_SCALAR_STRETCH_MIN;
+    reader->i = at + consumed;
     *out += written;
     return 1;
 }
 
-/* Where the scalar step at i may end a run: within the stretch that
- * follows a refusal, so that the converter is tried again there (a scalar
- * run of ASCII, say, would otherwise go on to run_end). */
-static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(size_t i, size_t run_end,
-                                                  const block_schedule *schedule)
+/* Where the scalar step at reader->i may end a run: within the stretch
+ * that follows a refusal, so that the converter is tried again there (a
+ * scalar run of ASCII, say, would otherwise go on to run_end). */
+static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(const text_reader *reader, size_t run_end)
 {
-    return schedule->scalar_until > i && schedule->scalar_until < run_end ? schedule->scalar_until
-                                                                          : run_end;
+    return reader->scalar_until > reader->i && reader->scalar_until < run_end
+               ? reader->scalar_until : run_end;
 }
-
-/* A reader STEP for SINK_DRIVE (sink.h): a block conversion where one
- * applies, else `scalar_step`. */
-#define STEP_IN_BLOCKS(blocks, big_endian, schedule, src, i, run_end, dst, out, scalar_step) \
-    (transcode_blocks_step(blocks, big_endian, schedule, src, i, run_end, dst, &(out))      \
-         ? (out) : (scalar_step))
 
 #endif /* UTFKIT_READERS_H */

@@ -1,7 +1,7 @@
 /*
  * sink.h -- where converted text goes: the writers of every encoding form
  * (Unicode 3.9: Table 3-6 for UTF-8, Table 3-5 for UTF-16, D90 for UTF-32),
- * behind one capacity check.
+ * behind one capacity check (the readers' loop over it: sink_drive.h).
  *
  * A sink writes into dst[0..cap) while everything fits; the first step whose
  * output does not fit marks it full, after which nothing more is written but
@@ -19,13 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "byte_order.h"
 #include "utfkit.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define UTFKIT_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define UTFKIT_ALWAYS_INLINE inline
-#endif
 
 /* Not an encoding form: the sink only counts code points (written = their
  * number).  Used for validation and counting in every form. */
@@ -71,46 +66,21 @@ static inline utfkit_sink sink_over(uint8_t *dst, size_t cap)
 /* The most one reader step writes: 8 ASCII characters as UTF-32. */
 #define SINK_STEP_MAX 32
 
-/* Once a sink is full (or only measures), steps write into a discarded
- * scratch area of this size. */
-#define SINK_SCRATCH 4096
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define UTFKIT_HOST_BIG_ENDIAN 1
-#else
-#define UTFKIT_HOST_BIG_ENDIAN 0
-#endif
-
-/* Code units in memory, in either byte order.  Written as memcpy plus a
- * byte swap so that the compiler emits plain (vectorisable) loads and
- * stores. */
-static UTFKIT_ALWAYS_INLINE void store16(uint8_t *p, uint32_t unit, int big_endian)
+/* Appends the n bytes at `bytes` (one step's output, or a count of code
+ * points for UTFKIT_COUNT_ONLY) if all of them fit, else marks the sink
+ * full; counts them either way. */
+static UTFKIT_ALWAYS_INLINE void sink_append_whole(utfkit_sink *sink, int to, const uint8_t *bytes,
+                                                   size_t n)
 {
-    uint16_t value = (uint16_t)unit;
-    if (big_endian != UTFKIT_HOST_BIG_ENDIAN)
-        value = __builtin_bswap16(value);
-    memcpy(p, &value, 2);
-}
-
-static UTFKIT_ALWAYS_INLINE void store32(uint8_t *p, uint32_t unit, int big_endian)
-{
-    if (big_endian != UTFKIT_HOST_BIG_ENDIAN)
-        unit = __builtin_bswap32(unit);
-    memcpy(p, &unit, 4);
-}
-
-static UTFKIT_ALWAYS_INLINE uint32_t load16(const uint8_t *p, int big_endian)
-{
-    uint16_t value;
-    memcpy(&value, p, 2);
-    return big_endian != UTFKIT_HOST_BIG_ENDIAN ? __builtin_bswap16(value) : value;
-}
-
-static UTFKIT_ALWAYS_INLINE uint32_t load32(const uint8_t *p, int big_endian)
-{
-    uint32_t value;
-    memcpy(&value, p, 4);
-    return big_endian != UTFKIT_HOST_BIG_ENDIAN ? __builtin_bswap32(value) : value;
+    if (to != UTFKIT_COUNT_ONLY) {
+        if (!sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n) {
+            if (n != 0)
+                memcpy(sink->dst + sink->out, bytes, n);
+        } else {
+            sink->full = 1;
+        }
+    }
+    sink->out += n;
 }
 
 /* Writes one code point 0..10FFFF in generalized UTF-8 (Table 3-6, seed
@@ -283,128 +253,19 @@ static UTFKIT_ALWAYS_INLINE size_t put_utf8_bmp_wide(uint8_t *dst, size_t out, u
     return out + 1 + (scalar >= 0x80) + (scalar >= 0x800);
 }
 
-/* What a reader step does with an ill-formed subsequence of `length` bytes
- * at `at`: with STRICT, records it in *status / *subpart and stays put (the
- * driver then stops); otherwise moves *i past it, writing one U+FFFD for
- * REPLACE.  Returns the new out. */
-static UTFKIT_ALWAYS_INLINE size_t step_over_ill_formed(int errors, int ill_formed, size_t length,
-                                                        size_t at, size_t *i, uint8_t *dst,
-                                                        size_t out, int to, int *status,
-                                                        size_t *subpart)
-{
-    if (errors == UTFKIT_STRICT) {
-        *status = ill_formed;
-        *subpart = length;
-        return out;
-    }
-    *i = at + length;
-    return errors == UTFKIT_REPLACE ? put(dst, out, to, 0xFFFD) : out;
-}
-
-/* The driver every reader shares.  STEP is a statement that reads, at `i`,
- * one character, one ill-formed subsequence, or a run of simple code units
- * (ASCII, say) that ends at or before `run_end`; writes at most `per_byte`
- * bytes of output per byte it consumes at dst + out unchecked; and advances
- * i and out.  It may set the condition `stopped` (a strict error) instead.
- *
- * While the sink has room for the worst case, steps run in a tight loop
- * writing straight into it.  Near its end each step writes into a small
- * staging area whose bytes are appended only if they fit -- so nothing is
- * ever written past cap, and out keeps counting once the sink is full;
- * the step that does not fit is taken again one character at a time, so
- * that dst always ends as the longest whole-character prefix of the output
- * that fits cap, whatever steps (scalar or a kernel's blocks) came before.
- * Once the sink is full, nothing more is written: steps run in stretches
- * into a scratch area that is thrown away, so that measuring (cap 0) costs
- * about what converting does.  Steps that start within `tail` bytes of the
- * end (where a reader meets cut-off units, whose replacement may be larger)
- * always take the staged path. */
-#define SINK_DRIVE(sink, to, i, len, per_byte, tail, stopped, STEP)                            \
-    do {                                                                                       \
-        int one_by_one_ = 0;                                                                   \
-        while ((i) < (len) && !(stopped)) {                                                    \
-            size_t room_ = (sink)->full || (sink)->out > (sink)->cap                           \
-                               ? 0 : (sink)->cap - (sink)->out;                                \
-            size_t safe_ = (per_byte) == 0 ? SIZE_MAX : room_ / (per_byte);                    \
-            size_t fast_end_ = (len) > (tail) ? (len) - (tail) : 0;                            \
-            if ((sink)->full && (i) < fast_end_) {                                             \
-                /* Nothing more is written: measure in a scratch area, in       \
-                 * stretches as long as it can hold. */                          \
-                uint8_t scratch_[SINK_SCRATCH];                                                \
-                size_t per_byte_ = (per_byte);                                                 \
-                size_t budget_ = (SINK_SCRATCH - SINK_STEP_MAX) / (per_byte_ != 0 ? per_byte_ : 1); \
-                size_t stop_ = fast_end_ - (i) < budget_ ? fast_end_ : (i) + budget_;          \
-                uint8_t *dst = scratch_;                                                       \
-                size_t out = 0;                                                                \
-                const size_t run_end = stop_;                                                  \
-                (void)run_end;                                                                 \
-                while ((i) < stop_) {                                                          \
-                    STEP;                                                                      \
-                    if (stopped)                                                               \
-                        break;                                                                 \
-                }                                                                              \
-                (sink)->out += out;                                                            \
-            } else if (safe_ >= 4 * SINK_STEP_MAX && (i) < fast_end_) {                        \
-                /* steps starting before stop_ consume at most safe_ bytes in all */          \
-                size_t stop_ = fast_end_ - (i) < safe_ - SINK_STEP_MAX                         \
-                                   ? fast_end_ : (i) + (safe_ - SINK_STEP_MAX);                \
-                uint8_t *dst = (sink)->dst;                                                    \
-                size_t out = (sink)->out;                                                      \
-                const size_t run_end = stop_;                                                  \
-                (void)run_end;                                                                 \
-                while ((i) < stop_) {                                                          \
-                    STEP;                                                                      \
-                    if (stopped)                                                               \
-                        break;                                                                 \
-                }                                                                              \
-                (sink)->out = out;                                                             \
-            } else {                                                                           \
-                uint8_t staging_[SINK_STEP_MAX];                                               \
-                size_t produced_, started_ = (i);                                              \
-                {                                                                              \
-                    uint8_t *dst = staging_;                                                   \
-                    size_t out = 0;                                                            \
-                    const size_t run_end = (len) - (i) > 8 && !one_by_one_ ? (i) + 8 : one_by_one_ ? (i) + 1 : (len); \
-                    (void)run_end;                                                             \
-                    STEP;                                                                      \
-                    produced_ = out;                                                           \
-                }                                                                              \
-                if ((to) != UTFKIT_COUNT_ONLY) {                                               \
-                    if (!(sink)->full && (sink)->out <= (sink)->cap &&                          \
-                        (sink)->cap - (sink)->out >= produced_) {                              \
-                        if (produced_ != 0)                                                    \
-                            memcpy((sink)->dst + (sink)->out, staging_, produced_);            \
-                    } else if (!one_by_one_) {                                                 \
-                        /* Did not fit: take the same text again one character    \
-                         * at a time, so that dst ends as the longest whole-      \
-                         * character prefix that fits however the steps before    \
-                         * were cut (identical for every kernel). */             \
-                        one_by_one_ = 1;                                                       \
-                        (i) = started_;                                                        \
-                        continue;                                                              \
-                    } else {                                                                   \
-                        (sink)->full = 1;                                                      \
-                    }                                                                          \
-                }                                                                              \
-                (sink)->out += produced_;                                                      \
-            }                                                                                  \
-        }                                                                                      \
-    } while (0)
-
-/* Writes one scalar value through the checked path. */
+/* Writes one scalar value through the checked path: whole if it fits,
+ * else nothing more is written (the sink is full); counted either way. */
 static UTFKIT_ALWAYS_INLINE void sink_put(utfkit_sink *sink, int to, uint32_t scalar)
 {
-    size_t once = 0;
-    SINK_DRIVE(sink, to, once, (size_t)1, (size_t)0, (size_t)1, 0,
-               (once = 1, out = put(dst, out, to, scalar)));
+    uint8_t staging[SINK_STEP_MAX];
+    sink_append_whole(sink, to, staging, put(staging, 0, to, scalar));
 }
 
 /* Writes one lone surrogate through the checked path. */
 static UTFKIT_ALWAYS_INLINE void sink_put_lone_surrogate(utfkit_sink *sink, int to, uint32_t surrogate)
 {
-    size_t once = 0;
-    SINK_DRIVE(sink, to, once, (size_t)1, (size_t)0, (size_t)1, 0,
-               (once = 1, out = put_lone_surrogate(dst, out, to, surrogate)));
+    uint8_t staging[SINK_STEP_MAX];
+    sink_append_whole(sink, to, staging, put_lone_surrogate(staging, 0, to, surrogate));
 }
 
 /* The result of a conversion that read all of its input. */

@@ -58,15 +58,15 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n
     return k;
 }
 
-/* Reads at *i one character, one ill-formed subsequence, or a run of units
+/* Reads at reader->i one character, one ill-formed subsequence, or a run of units
  * that end by run_end and need no decoding (ASCII for UTF-8 output, any
  * unit but a surrogate otherwise); writes unchecked. */
-static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, size_t *i,
-                                              size_t run_end, uint8_t *dst, size_t out,
-                                              int big_endian, int errors, int to, int *status,
-                                              size_t *subpart)
+static UTFKIT_ALWAYS_INLINE size_t utf16_step(text_reader *reader, uint8_t *dst, size_t out,
+                                              size_t run_end, int to)
 {
-    size_t at = *i;
+    const uint8_t *src = reader->src;
+    size_t len = reader->len, at = reader->i;
+    int big_endian = reader->big_endian;
     if (form_writes_bmp_as_utf8(to) && run_end - at >= 16) {
         /* Four units that are not surrogates go to UTF-8 without a branch
          * per unit. */
@@ -74,7 +74,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
         if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0) {
             for (int k = 0; k < 4; k++)
                 out = put_utf8_bmp_wide(dst, out, (uint32_t)(units >> (16 * k)) & 0xFFFF);
-            *i = at + 8;
+            reader->i = at + 8;
             return out;
         }
     }
@@ -86,7 +86,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
                     : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
         size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only);
         if (run != 0) {
-            *i = at + 2 * run;
+            reader->i = at + 2 * run;
             if (ascii_only) {
                 uint8_t *p = dst + out;
                 for (size_t k = 0; k < run; k++)
@@ -104,7 +104,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
     } else {
         uint32_t unit = load16(src + at, big_endian);
         if (unit < 0xD800 || unit > 0xDFFF) {
-            *i = at + 2;
+            reader->i = at + 2;
             return put(dst, out, to, unit);
         }
         int pair = unit <= 0xDBFF && len - at >= 4 &&
@@ -112,7 +112,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
         if (!pair && (to == UTFKIT_WTF8 || to == UTFKIT_MUTF8)) {
             /* Read as potentially ill-formed UTF-16 (seed 003 section 4.2),
              * whose unpaired surrogates these forms carry. */
-            *i = at + 2;
+            reader->i = at + 2;
             return put_lone_surrogate(dst, out, to, unit);
         }
         if (unit <= 0xDBFF) { /* lead surrogate */
@@ -122,7 +122,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
             } else {
                 uint32_t trail = load16(src + at + 2, big_endian);
                 if (trail >= 0xDC00 && trail <= 0xDFFF) {
-                    *i = at + 4;
+                    reader->i = at + 4;
                     return put(dst, out, to, 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00));
                 }
                 ill_formed = UTFKIT_SURROGATE; /* "illegal UTF-16 surrogate" */
@@ -133,36 +133,37 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(const uint8_t *src, size_t len, si
             length = 2;
         }
     }
-    return step_over_ill_formed(errors, ill_formed, length, at, i, dst, out, to, status, subpart);
+    return step_over_ill_formed(reader, ill_formed, length, at, dst, out, to);
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t len,
                                                      int big_endian, int errors,
                                                      utfkit_sink *sink, int to)
 {
-    size_t i = 0, subpart = 0;
-    int status = UTFKIT_OK;
-    /* At most 2 output byte(s) per input byte away from the end, where a
-     * cut-off unit may become a whole U+FFFD. */
+    text_reader reader = text_reader_over(src, len, errors, big_endian);
     /* To UTF-8, the active kernel's block converter (kernels.h) takes the
      * scalar values before run_end, and the steps here everything else. */
     /* To UTF-32, the block converter takes both byte orders (kernels.h). */
     int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? kernel->utf16_to_utf8
-                                    : to_utf32 ? kernel->utf16_to_utf32
-                                               : NULL;
-    int block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
-    block_schedule schedule = BLOCK_SCHEDULE_START;
-    SINK_DRIVE(sink, to, i, len, (to == UTFKIT_COUNT_ONLY ? (size_t)0 : (size_t)2), (size_t)4,
-               status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, block_byte_orders, &schedule, src, &i, run_end, dst, out,
-                                    utf16_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
-                                               dst, out, big_endian, errors,
-                                               to, &status, &subpart)));
-    if (status != UTFKIT_OK)
-        return sink_error(sink, status, i, subpart);
-    return sink_result(sink, len);
+    reader.blocks = to == UTFKIT_UTF8 ? reader.kernel->utf16_to_utf8
+                    : to_utf32 ? reader.kernel->utf16_to_utf32
+                               : NULL;
+    reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
+    /* At most 2 output bytes per input byte; 4 bytes from the end, a
+     * cut-off unit may become a whole U+FFFD. */
+    size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                window.out = utf16_step(&reader, window.dst, window.out,
+                                        scalar_run_end(&reader, window.run_end), to);
+        }
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
 }
 
 #define UTF16_LE(to) utf16_read(src, len, 0, errors, sink, to)

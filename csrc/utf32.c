@@ -26,14 +26,14 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_simple_run(const uint8_t *src, size_t n
     return k;
 }
 
-/* Reads at *i one code unit, a final partial one, or a run of units that
+/* Reads at reader->i one code unit, a final partial one, or a run of units that
  * end by run_end and need no decoding; writes unchecked. */
-static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, size_t *i,
-                                              size_t run_end, uint8_t *dst, size_t out,
-                                              int big_endian, int errors, int to, int *status,
-                                              size_t *subpart)
+static UTFKIT_ALWAYS_INLINE size_t utf32_step(text_reader *reader, uint8_t *dst, size_t out,
+                                              size_t run_end, int to)
 {
-    size_t at = *i;
+    const uint8_t *src = reader->src;
+    size_t len = reader->len, at = reader->i;
+    int big_endian = reader->big_endian;
     if (form_writes_bmp_as_utf8(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
         /* Four BMP scalar values go to UTF-8 without a branch per unit. */
         uint32_t units[4], wide = 0, high = 0;
@@ -45,7 +45,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
         if (!wide && high >= 0x80) {
             for (int k = 0; k < 4; k++)
                 out = put_utf8_bmp_wide(dst, out, units[k]);
-            *i = at + 16;
+            reader->i = at + 16;
             return out;
         }
     }
@@ -55,7 +55,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
         size_t run = utf32_simple_run(src + at, run_end - at, big_endian, to);
         if (run != 0) {
             uint8_t *p = dst + out;
-            *i = at + 4 * run;
+            reader->i = at + 4 * run;
             if (form_is_8_bit(to)) {
                 for (size_t k = 0; k < run; k++)
                     p[k] = src[at + 4 * k + (big_endian ? 3 : 0)];
@@ -83,45 +83,45 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(const uint8_t *src, size_t len, si
     } else {
         uint32_t unit = load32(src + at, big_endian);
         if (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF)) {
-            *i = at + 4;
+            reader->i = at + 4;
             return put(dst, out, to, unit);
         }
         ill_formed = unit <= 0xDFFF ? UTFKIT_SURROGATE : UTFKIT_TOO_LARGE;
         length = 4;
     }
-    return step_over_ill_formed(errors, ill_formed, length, at, i, dst, out, to, status, subpart);
+    return step_over_ill_formed(reader, ill_formed, length, at, dst, out, to);
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t len,
                                                      int big_endian, int errors,
                                                      utfkit_sink *sink, int to)
 {
-    size_t i = 0, subpart = 0;
-    int status = UTFKIT_OK;
-    /* At most 1 output byte(s) per input byte away from the end, where a
-     * cut-off unit may become a whole U+FFFD. */
+    text_reader reader = text_reader_over(src, len, errors, big_endian);
     /* To UTF-8, the active kernel's block converter (kernels.h) takes the
      * scalar values before run_end, and the steps here everything else. */
     /* To UTF-16, the block converter takes both byte orders (kernels.h). */
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    utfkit_transcode_block blocks = to == UTFKIT_UTF8 ? kernel->utf32_to_utf8
-                                    : to_utf16 ? kernel->utf32_to_utf16
-                                               : NULL;
-    int block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
-    block_schedule schedule = BLOCK_SCHEDULE_START;
-    /* (2 for CESU-8 and MUTF-8: a supplementary unit becomes 6 bytes.) */
-    SINK_DRIVE(sink, to, i, len,
-               (to == UTFKIT_COUNT_ONLY ? (size_t)0
-                : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? (size_t)2 : (size_t)1), (size_t)4,
-               status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, block_byte_orders, &schedule, src, &i, run_end, dst, out,
-                                    utf32_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
-                                               dst, out, big_endian, errors,
-                                               to, &status, &subpart)));
-    if (status != UTFKIT_OK)
-        return sink_error(sink, status, i, subpart);
-    return sink_result(sink, len);
+    reader.blocks = to == UTFKIT_UTF8 ? reader.kernel->utf32_to_utf8
+                    : to_utf16 ? reader.kernel->utf32_to_utf16
+                               : NULL;
+    reader.block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
+    /* At most 1 output byte per input byte (2 for CESU-8 and MUTF-8: a
+     * supplementary unit becomes 6 bytes); 4 bytes from the end, a cut-off
+     * unit may become a whole U+FFFD. */
+    size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? 2 : 1;
+    size_t tail = 4;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                window.out = utf32_step(&reader, window.dst, window.out,
+                                        scalar_run_end(&reader, window.run_end), to);
+        }
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
 }
 
 #define UTF32_LE(to) utf32_read(src, len, 0, errors, sink, to)

@@ -13,33 +13,14 @@
 
 #include "kernels.h"
 #include "utf8_dfa.h"
-#include "readers.h"
+#include "utf8_steps.h"
 #include "utfkit.h"
 
 
-static const uint8_t replacement_character[3] = {0xEF, 0xBF, 0xBD}; /* U+FFFD */
 
 static inline utfkit_result well_formed(size_t len)
 {
     return (utfkit_result){UTFKIT_OK, len, 0, 0};
-}
-
-/* The automaton, in `state_before`, rejected src[rejected]. */
-static utfkit_result ill_formed_at(const uint8_t *src, size_t rejected, uint64_t state_before)
-{
-    if (UTF8_STATE(state_before) == UTF8_ACCEPT) {
-        /* Not a first byte of any Table 3-7 row: a lone continuation byte,
-         * C0, C1 or F5..FF.  The maximal subpart is the byte itself. */
-        return (utfkit_result){UTFKIT_INVALID_START, rejected, 1, 0};
-    }
-    /* The automaton had read a lead byte and only continuation bytes since
-     * (it accepts nothing else mid-character), so the lead is at most three
-     * bytes back.  The subpart is lead..rejected-1; src[rejected] starts
-     * again (seed 000, "must not consume" successor bytes). */
-    size_t lead = rejected - 1;
-    while (utf8_is_continuation(src[lead]))
-        lead--;
-    return (utfkit_result){UTFKIT_INVALID_CONTINUATION, lead, rejected - lead, 0};
 }
 
 /* The input ended in the middle of a character that is well-formed so far. */
@@ -100,74 +81,48 @@ utfkit_result utfkit_utf8_check(const uint8_t *src, size_t len)
     return first_ill_formed_after(src, len, bound, kernel);
 }
 
-/* ---- repair: U+FFFD substitution of maximal subparts, or removal ---- */
+/* ---- repair: U+FFFD substitution of maximal subparts, or removal ----
+ *
+ * The UTF-8 reader into UTF-8 with REPLACE or IGNORE (utf8_read): the
+ * well-formed stretches are copied, each maximal subpart becomes U+FFFD or
+ * nothing.  It never writes dst[cap] or beyond; on running out of room it
+ * stops writing but keeps counting, so that `written` is always the exact
+ * length of the whole output. */
 
-/* Appends src[0..n) to dst if it fits; counts it either way.  Returns 0 if
- * the total would overflow a size_t. */
-static inline int append(uint8_t *dst, size_t cap, size_t *out, int *fits,
-                         const uint8_t *src, size_t n)
+static utfkit_result repaired(const uint8_t *src, size_t len, int errors, uint8_t *dst,
+                              size_t cap)
 {
-    if (n > SIZE_MAX - *out)
-        return 0;
-    if (*fits && n <= cap - *out) {
-        if (n != 0)
-            memcpy(dst + *out, src, n);
-    } else {
-        *fits = 0;
-    }
-    *out += n;
-    return 1;
+    utfkit_sink sink = sink_over(dst, cap);
+    return utf8_transcode(src, len, UTFKIT_UTF8, errors, &sink);
 }
 
-/* Copies src to dst, writing `substitute` (of substitute_length bytes) for
- * every maximal subpart.  Never writes dst[cap] or beyond; on running out of
- * room it stops writing but keeps counting, so that `written` is always the
- * exact length of the whole output. */
-static utfkit_result repair(const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
-                            const uint8_t *substitute, size_t substitute_length)
+static utfkit_result repaired_length(const uint8_t *src, size_t len, int errors)
 {
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    size_t i = 0, out = 0;
-    int fits = 1;
-    for (;;) {
-        utfkit_result error = first_ill_formed(src + i, len - i, kernel);
-        if (!append(dst, cap, &out, &fits, src + i, error.position))
-            return (utfkit_result){UTFKIT_TOO_LARGE, len, 0, 0};
-        if (error.status == UTFKIT_OK)
-            break;
-        if (!append(dst, cap, &out, &fits, substitute, substitute_length))
-            return (utfkit_result){UTFKIT_TOO_LARGE, len, 0, 0};
-        i += error.position + error.subpart_length;
-    }
-    return (utfkit_result){fits ? UTFKIT_OK : UTFKIT_OUTPUT_TOO_SMALL, len, 0, out};
+    utfkit_result result = repaired(src, len, errors, NULL, 0);
+    if (result.status == UTFKIT_OUTPUT_TOO_SMALL)
+        result.status = UTFKIT_OK;
+    return result;
 }
 
 utfkit_result utfkit_utf8_sanitize(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
 {
-    return repair(src, len, dst, cap, replacement_character, sizeof replacement_character);
+    return repaired(src, len, UTFKIT_REPLACE, dst, cap);
 }
 
 utfkit_result utfkit_utf8_sanitized_length(const uint8_t *src, size_t len)
 {
-    utfkit_result result = repair(src, len, NULL, 0, replacement_character,
-                                  sizeof replacement_character);
-    if (result.status == UTFKIT_OUTPUT_TOO_SMALL)
-        result.status = UTFKIT_OK;
-    return result;
+    return repaired_length(src, len, UTFKIT_REPLACE);
 }
 
 utfkit_result utfkit_utf8_remove_ill_formed(const uint8_t *src, size_t len, uint8_t *dst,
                                             size_t cap)
 {
-    return repair(src, len, dst, cap, NULL, 0);
+    return repaired(src, len, UTFKIT_IGNORE, dst, cap);
 }
 
 utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len)
 {
-    utfkit_result result = repair(src, len, NULL, 0, NULL, 0);
-    if (result.status == UTFKIT_OUTPUT_TOO_SMALL)
-        result.status = UTFKIT_OK;
-    return result;
+    return repaired_length(src, len, UTFKIT_IGNORE);
 }
 
 /* ---- counting ---- */
@@ -208,49 +163,6 @@ size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 
 /* ---- conversion to other forms ---- */
 
-/* Decodes the character, or the run of ASCII that ends by run_end, at *i of
- * well-formed text.  Reading src[*i + 1 .. *i + 3] is in bounds because
- * every character is complete. */
-static UTFKIT_ALWAYS_INLINE size_t utf8_step(const uint8_t *src, size_t *i, size_t run_end, uint8_t *dst, size_t out, int to,
-                                             const utfkit_kernel *kernel)
-{
-    size_t at = *i;
-    uint32_t lead = src[at], scalar;
-    if (lead < 0x80) { /* Table 3-6: 0xxxxxxx, often in runs */
-        size_t run = 1;
-        if (run_end - at >= 16 && (src[at + 1] | src[at + 2] | src[at + 3]) < 0x80)
-            run = kernel->ascii_prefix_length(src + at, run_end - at);
-        *i = at + run;
-        return put_ascii(dst, out, to, src + at, run);
-    }
-    if (lead < 0xE0) { /* 110yyyyy 10xxxxxx */
-        /* Words are runs of characters of one length: stay in the loop of
-         * that length while the run lasts (and ends by run_end). */
-        do {
-            out = put(dst, out, to, (lead & 0x1Fu) << 6 | (src[at + 1] & 0x3Fu));
-            at += 2;
-            lead = src[at < run_end ? at : at - 2]; /* re-read a known byte at the end */
-        } while (at < run_end && (lead & 0xE0u) == 0xC0u);
-        *i = at;
-        return out;
-    }
-    if (lead < 0xF0) { /* 1110zzzz 10yyyyyy 10xxxxxx */
-        do {
-            out = put(dst, out, to,
-                      (lead & 0x0Fu) << 12 | (src[at + 1] & 0x3Fu) << 6 | (src[at + 2] & 0x3Fu));
-            at += 3;
-            lead = src[at < run_end ? at : at - 3];
-        } while (at < run_end && (lead & 0xF0u) == 0xE0u);
-        *i = at;
-        return out;
-    } else { /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
-        scalar = (lead & 0x07u) << 18 | (src[at + 1] & 0x3Fu) << 12 |
-                 (src[at + 2] & 0x3Fu) << 6 | (src[at + 3] & 0x3Fu);
-        *i = at + 4;
-    }
-    return put(dst, out, to, scalar);
-}
-
 /* The most bytes one input byte of UTF-8 becomes in each form (ASCII
  * doubles in UTF-16 and quadruples in UTF-32); 0 when only counting. */
 static UTFKIT_ALWAYS_INLINE size_t output_per_utf8_byte(int to)
@@ -267,42 +179,14 @@ static UTFKIT_ALWAYS_INLINE size_t output_per_utf8_byte(int to)
 static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, size_t len,
                                                          utfkit_sink *sink, int to)
 {
-    size_t i = 0;
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, 0,
-               out = utf8_step(src, &i, run_end, dst, out, to, kernel));
-}
-
-/* Reads at *i a run of ASCII that ends by run_end, one character, or one
- * ill-formed subsequence, running the Table 3-7 automaton over the bytes of
- * a character as it goes; writes unchecked.  The subpart is what the
- * automaton consumed before rejecting (at least the first byte), exactly as
- * first_ill_formed finds it, since a character boundary is where the
- * automaton starts again either way. */
-static UTFKIT_ALWAYS_INLINE size_t utf8_checked_step(const uint8_t *src, size_t len, size_t *i,
-                                                     size_t run_end, uint8_t *dst, size_t out,
-                                                     int to, int errors,
-                                                     const utfkit_kernel *kernel, int *status,
-                                                     size_t *subpart)
-{
-    size_t at = *i;
-    if (src[at] < 0x80)
-        return utf8_step(src, i, run_end, dst, out, to, kernel);
-    uint64_t state = UTF8_ACCEPT;
-    for (size_t k = at;;) {
-        uint64_t next = utf8_dfa_step(state, src[k]);
-        if (UTF8_STATE(next) == UTF8_ERROR) {
-            utfkit_result error = ill_formed_at(src, k, state);
-            return step_over_ill_formed(errors, error.status, error.subpart_length, at, i, dst,
-                                        out, to, status, subpart);
-        }
-        state = next;
-        k++;
-        if (UTF8_STATE(state) == UTF8_ACCEPT) /* src[at..k) is one character */
-            return utf8_step(src, i, k, dst, out, to, kernel);
-        if (k == len)
-            return step_over_ill_formed(errors, UTFKIT_END_OF_DATA, len - at, at, i, dst, out, to,
-                                        status, subpart);
+    text_reader reader = text_reader_over(src, len, UTFKIT_STRICT, 0);
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len) {
+        sink_window_open(sink, &window, scratch, reader.i, len, output_per_utf8_byte(to), 0);
+        while (reader.i < window.stop)
+            window.out = utf8_step(&reader, window.dst, window.out, window.run_end, to);
+        reader.i = sink_window_close(sink, &window, reader.i, to);
     }
 }
 
@@ -316,21 +200,23 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
                                                               int to,
                                                               utfkit_transcode_block blocks)
 {
-    const utfkit_kernel *kernel = utfkit_kernel_active();
-    int big_endian = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
-    size_t i = 0, subpart = 0;
-    block_schedule schedule = BLOCK_SCHEDULE_START;
-    int status = UTFKIT_OK;
-    /* A U+FFFD is no longer than the output bound of the shortest subpart,
-     * one byte, so no tail needs the staged path. */
-    SINK_DRIVE(sink, to, i, len, output_per_utf8_byte(to), (size_t)0, status != UTFKIT_OK,
-               out = STEP_IN_BLOCKS(blocks, big_endian, &schedule, src, &i, run_end, dst, out,
-                                    utf8_checked_step(src, len, &i, scalar_run_end(i, run_end, &schedule),
-                                                      dst, out, to, errors,
-                                                      kernel, &status, &subpart)));
-    if (status != UTFKIT_OK)
-        return sink_error(sink, status, i, subpart);
-    return sink_result(sink, len);
+    text_reader reader = text_reader_over(src, len, errors, 0);
+    reader.blocks = blocks;
+    reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        /* A U+FFFD is no longer than the output bound of the shortest
+         * subpart, one byte, so no tail needs the staged path. */
+        sink_window_open(sink, &window, scratch, reader.i, len, output_per_utf8_byte(to), 0);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                window.out = utf8_checked_step(&reader, window.dst, window.out,
+                                               scalar_run_end(&reader, window.run_end), to);
+        }
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
 }
 
 static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t len, int errors,
@@ -343,20 +229,20 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read(const uint8_t *src, size_t l
         : NULL;
     if (blocks != NULL)
         return utf8_read_in_blocks(src, len, errors, sink, to, blocks);
-    /* Well-formed input, the common case, is validated by the faster
-     * two-stream path and then decoded without further checks. */
+    /* Well-formed input, the common case, is validated by the kernel and
+     * then copied (UTF-8, WTF-8) or decoded without further checks. */
     size_t bound = kernel->utf8_well_formed_bound(src, len);
     if (bound == len) {
-        utf8_decode_well_formed(src, len, sink, to);
+        utf8_well_formed_into(src, len, sink, to);
         return sink_result(sink, len);
     }
-    /* src[0..bound) is well-formed: decoded unchecked, the rest read error
+    /* src[0..bound) is well-formed: written unchecked, the rest read error
      * by error. */
-    utf8_decode_well_formed(src, bound, sink, to);
+    utf8_well_formed_into(src, bound, sink, to);
     size_t i = bound;
     for (;;) {
         utfkit_result error = first_ill_formed(src + i, len - i, kernel);
-        utf8_decode_well_formed(src + i, error.position, sink, to);
+        utf8_well_formed_into(src + i, error.position, sink, to);
         if (error.status == UTFKIT_OK)
             break;
         if (errors == UTFKIT_STRICT)

@@ -16,7 +16,7 @@
  * read past it.  For each input and kernel, every UTF-8 entry point must
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
- * utfkit_utf8_sanitize (output bytes);
+ * utfkit_utf8_sanitize (output bytes); WTF-8 into UTF-16 and UTF-32;
  * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
  * order, utfkit_transcode to every other of those forms (strict and
  * replace: the readers and the kernels' blocks; output bytes too),
@@ -95,6 +95,9 @@ static const char *const ill_formed_pieces[] = {
     "\xE0\x80\x80", "\xE0\x9F\xBF", "\xF0\x80\x80\x80", "\xF0\x8F\xBF\xBF",
     "\xED\xA0\x80", "\xED\xBF\xBF", "\xF4\x90\x80\x80", "\xF4\xBF\xBF\xBF",
     "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\xE2", "\xF0", "\xF0\x9F", "\xC3\xA9\xA9",
+    /* well-formed WTF-8 (seed 003 Table 1: lone surrogates), a surrogate
+     * pair byte sequence (ill-formed there too), and ED A0..BF cut short */
+    "\xED\xB0\x80", "\xED\xAF\xBF", "\xED\xA0\x80\xED\xB0\x80", "\xED\xA0\x41",
 };
 #define PIECES (sizeof ill_formed_pieces / sizeof ill_formed_pieces[0])
 
@@ -170,6 +173,10 @@ typedef struct answers {
     size_t well_formed_length[UNICODE_FORMS][UNICODE_FORMS];
     utfkit_result transcoded_length[UNICODE_FORMS][UNICODE_FORMS][2];
     size_t count_as[UNICODE_FORMS];
+    /* the input read as WTF-8 (the UTF-8 blocks with surrogates at their
+     * edges): transcode to UTF-16 and UTF-32, strict / replace / ignore */
+    utfkit_result wtf8_transcoded[UNICODE_FORMS - 1][3];
+    uint64_t wtf8_digest[UNICODE_FORMS - 1][3];
 } answers;
 
 /* FNV-1a over the bytes: equal outputs, equal digests. */
@@ -212,6 +219,13 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
                     src, len, unicode_forms[f], unicode_forms[t], e ? UTFKIT_REPLACE : UTFKIT_STRICT);
         }
     }
+    for (int t = 1; t < UNICODE_FORMS; t++)
+        for (int e = 0; e < 3; e++) {
+            a.wtf8_transcoded[t - 1][e] =
+                utfkit_transcode(src, len, UTFKIT_WTF8, unicode_forms[t], e, scratch, scratch_size);
+            size_t written = a.wtf8_transcoded[t - 1][e].written;
+            a.wtf8_digest[t - 1][e] = digest(scratch, written < scratch_size ? written : scratch_size);
+        }
     return a;
 }
 
@@ -306,6 +320,13 @@ int main(int argc, char **argv)
                     }
                 }
             }
+            for (int t = 0; t < UNICODE_FORMS - 1; t++)
+                for (int e = 0; e < 3; e++) {
+                    SAME(wtf8_transcoded[t][e].status, "transcode WTF-8 -> UTF-16/32: status")
+                    SAME(wtf8_transcoded[t][e].position, "transcode WTF-8 -> UTF-16/32: position")
+                    SAME(wtf8_transcoded[t][e].written, "transcode WTF-8 -> UTF-16/32: written")
+                    SAME(wtf8_digest[t][e], "transcode WTF-8 -> UTF-16/32: bytes")
+                }
 #undef SAME
             if (expected.sanitized.written == got.sanitized.written &&
                 memcmp(expected_sanitized, got_sanitized, got.sanitized.written) != 0)
