@@ -1,16 +1,13 @@
-"""Writes csrc/simd/x86_latin1_tables.h, the PSHUFB tables of the SSE4 and
-AVX2 Latin-1 blocks (x86_latin1.c).  Run from the repository root:
+"""Writes csrc/simd/x86_latin1_tables.h, the PSHUFB table of the SSE4 and
+AVX2 UTF-8 -> Latin-1 blocks (x86_latin1.c).  Run from the repository root:
 
     python3 csrc/simd/gen_x86_latin1_tables.py
 
-Two tables of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
+(Latin-1 -> UTF-8 widens with utfkit_two_byte_prefixes of
+x86_shuffle_tables.h: eight 16-bit lanes of one or two UTF-8 bytes each.)
 
-utfkit_latin1_widened[m]
-    For eight 16-bit lanes, each holding the UTF-8 form of one Latin-1
-    character, first byte in the low byte (Table 3-6: one byte below U+0080,
-    two from U+0080 to U+00FF), where lane k's character is two bytes long
-    when bit k of m is set: gathers those 8 + popcount(m) bytes, lane after
-    lane, to the front.
+One table of 256 entries, each a 16-byte PSHUFB control (0x80 = zero):
+
 utfkit_latin1_kept_bytes[m]
     For eight bytes: gathers the bytes whose bit is set in m, in order, to
     the front (popcount(m) of them); the other eight entries are zero.
@@ -21,15 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 ZERO = 0x80
-
-
-def widened(mask: int) -> list[int]:
-    control = []
-    for lane in range(8):
-        control.append(2 * lane)
-        if mask >> lane & 1:
-            control.append(2 * lane + 1)
-    return control + [ZERO] * (16 - len(control))
 
 
 def kept_bytes(mask: int) -> list[int]:
@@ -49,11 +37,8 @@ def main() -> None:
         "",
         "#include <stdint.h>",
         "",
-        "static const uint8_t utfkit_latin1_widened[256][16] __attribute__((aligned(16))) = {",
+        "static const uint8_t utfkit_latin1_kept_bytes[256][16] __attribute__((aligned(16))) = {",
     ]
-    for mask in range(256):
-        lines.append(f"    {row(widened(mask))},")
-    lines += ["};", "", "static const uint8_t utfkit_latin1_kept_bytes[256][16] __attribute__((aligned(16))) = {"]
     for mask in range(256):
         lines.append(f"    {row(kept_bytes(mask))},")
     lines += ["};", "", "#endif /* UTFKIT_X86_LATIN1_TABLES_H */", ""]

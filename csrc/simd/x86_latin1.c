@@ -8,7 +8,8 @@
  * 3.9 Table 3-6: 110000yy 10xxxxxx).  Widening writes each byte as a 16-bit
  * lane holding that form, first byte low, and then drops the second byte of
  * the lanes below 80: by a PSHUFB control chosen by the 8-bit mask of the
- * bytes above 7F (sse4, avx2; gen_x86_latin1_tables.py) or by VPCOMPRESSB
+ * bytes above 7F (sse4, avx2: utfkit_two_byte_prefixes of x86_shuffle_tables.h;
+ * narrowing uses gen_x86_latin1_tables.py's) or by VPCOMPRESSB
  * (avx512, with VBMI2).  Narrowing is the reverse: in a vector of UTF-8 the
  * only bytes it takes are ASCII and the pairs C2..C3 80..BF (Table 3-7, row
  * C2..DF, restricted to the code points U+0080..U+00FF); each pair's value
@@ -29,6 +30,7 @@
 #include <string.h>
 
 #include "x86_latin1_tables.h"
+#include "x86_shuffle_tables.h"
 
 /* ---- sse4: SSSE3 (PSHUFB), SSE4.1 (PMOVZXBW, PBLENDVB) ---- */
 #if defined(__clang__)
@@ -64,7 +66,7 @@ static inline __m128i utf8_forms_of_lanes(__m128i code_points)
 static inline __m128i widened_half(__m128i bytes, unsigned high)
 {
     __m128i forms = utf8_forms_of_lanes(_mm_cvtepu8_epi16(bytes));
-    return _mm_shuffle_epi8(forms, _mm_load_si128((const __m128i *)utfkit_latin1_widened[high]));
+    return _mm_shuffle_epi8(forms, _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[high]));
 }
 
 /* Where a block's output stands: dst[0..out) written exactly, and the bytes
