@@ -119,11 +119,17 @@ static inline int is_trail_surrogate(uint32_t unit)
  * to p, is continuation bytes ill-formed alone (seed 002: the reader is
  * Table 3-7's extended to 13 bytes, and decides a subpart by the bytes it
  * has read). */
-static int utfe8_ended_by(const uint8_t *src, size_t lead, size_t p, int form)
+static int utfe8_ended_by(const uint8_t *src, size_t lead, size_t p, size_t len, int form)
 {
     utfkit_result first = utfkit_check(src + lead, p - lead, form);
     if (first.status == UTFKIT_OK || first.position > 0)
         return 1;
+    if (p < len) { /* begun, and src[p] does not continue it (F0 8F: overlong) */
+        utfkit_result next = utfkit_check(src + lead, p + 1 - lead, form);
+        if (next.status != UTFKIT_OK && next.status != UTFKIT_END_OF_DATA &&
+            next.position == 0 && next.subpart_length <= p - lead)
+            return 1;
+    }
     return first.status != UTFKIT_END_OF_DATA || first.subpart_length < p - lead;
 }
 
@@ -152,7 +158,7 @@ static size_t restart_point(const uint8_t *src, size_t begin, size_t want, size_
             size_t last_lead = p - 1;
             while (last_lead > begin && is_continuation(src[last_lead]) && p - last_lead <= 12)
                 last_lead--;
-            if (is_continuation(src[last_lead]) || utfe8_ended_by(src, last_lead, p, form))
+            if (is_continuation(src[last_lead]) || utfe8_ended_by(src, last_lead, p, len, form))
                 return p;
         }
         return begin;
