@@ -54,11 +54,12 @@ static size_t longest_character(int to)
  * yet fixed (fuzz/known-defects/partial/ keeps an input for each); each is
  * let through here, narrowly, so that the rest of the contract is fuzzed:
  *
- *   2. WTF-8 with STRICT: a lead and a trail surrogate byte sequence in a
+ *   1. WTF-8 with STRICT: a lead and a trail surrogate byte sequence in a
  *      row (WTF-8 section 4.3: the pair must be one 4-byte sequence) is an
- *      error utfkit_transcode reports at the trail, but the calls cut the
- *      input before the trail and then read it alone (a lone trail is
- *      well-formed WTF-8), so they report nothing there. */
+ *      error utfkit_transcode reports at the trail, after writing the
+ *      lead; the calls report it there too, but leave the lead's output
+ *      out of the text before it (a call that consumed the lead would
+ *      leave the next call the trail alone, well-formed WTF-8). */
 
 static int known_strict_defect(int from, int mode, utfkit_result expected)
 {
@@ -149,7 +150,7 @@ static void check_mode(const uint8_t *src, size_t len, int from, int to, int mod
     bounded_outcome got = convert_in_pieces(src, len, from, to, mode, cuts, cap, first_cap, output,
                                             output_cap);
     if (known_strict_defect(from, mode, expected)) {
-        /* defect 2 above: only the text before the error is checked */
+        /* defect 1 above: only the text before the error is checked */
         size_t before = got.written < expected.written ? got.written : expected.written;
         FUZZ_REQUIRE(memcmp(output, replace_output, before) == 0,
                      "%d->%d strict: the text before the error differs", from, to);
