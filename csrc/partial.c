@@ -21,6 +21,13 @@ static inline int is_continuation(uint8_t byte)
     return (byte & 0xC0) == 0x80;
 }
 
+/* 1 if bytes[0..3) are a lead surrogate byte sequence, ED A0..AF 80..BF
+ * (UTR #26, WTF-8 section 4.3). */
+static inline int is_lead_surrogate_sequence(const uint8_t *bytes)
+{
+    return bytes[0] == 0xED && bytes[1] >= 0xA0 && bytes[1] <= 0xAF && is_continuation(bytes[2]);
+}
+
 /* 1 if a UTF-8 reader is between characters after src[p - 1], or in a
  * row of Table 3-7 that src[p] does not continue: then the row begun is a
  * maximal subpart whether the input ends at p or goes on (D93b), and only
@@ -46,11 +53,24 @@ static int utf8_settled(const uint8_t *src, size_t p, size_t len)
  * section 4.3), of which a lead (ED A0..AF 80..BF) waits for what follows;
  * MUTF-8 reads C0 80 for U+0000; CESU-8 and MUTF-8 begin nothing at F0..FF,
  * so the bytes after such a byte are ill-formed alone. */
-static int utf8_family_settled(const uint8_t *src, size_t p, size_t len, int form)
+static int utf8_family_settled(const uint8_t *src, size_t begin, size_t p, size_t len, int form,
+                               int input_ends, int lone_leads)
 {
     if (form == UTFKIT_UTF8)
         return utf8_settled(src, p, len);
     uint8_t last = src[p - 1];
+    /* CESU-8: a lead surrogate byte sequence and an ED, or ED B0..BF, that
+     * the piece ends in are read as one pair cut short (one maximal
+     * subpart), while the whole input's reader, seeing what follows, reads
+     * the lead alone and the ED (B0..BF) as a second subpart (UTR #26; seed
+     * 003 section 5): no cut there, unless the lead is before the piece. */
+    if (form == UTFKIT_CESU8) {
+        if (p >= begin + 4 && last == 0xED && is_lead_surrogate_sequence(src + p - 4))
+            return 0;
+        if (p >= begin + 5 && src[p - 2] == 0xED && last >= 0xB0 && last <= 0xBF &&
+            is_lead_surrogate_sequence(src + p - 5))
+            return 0;
+    }
     /* (a begun sequence that the next byte does not continue is a maximal
      * subpart whatever follows: utf8_settled decides it) */
     int continued = p == len || is_continuation(src[p]);
@@ -58,9 +78,20 @@ static int utf8_family_settled(const uint8_t *src, size_t p, size_t len, int for
         return 0;
     if (p >= 2 && src[p - 2] == 0xED && last >= 0xA0 && last <= 0xBF && continued)
         return 0;
-    if (p >= 3 && src[p - 3] == 0xED && src[p - 2] >= 0xA0 && src[p - 2] <= 0xAF &&
-        is_continuation(last))
-        return 0;
+    if (p >= 3 && is_lead_surrogate_sequence(src + p - 3)) {
+        /* WTF-8 and MUTF-8 read a lead surrogate byte sequence whose trail
+         * the end of the input cuts off (ED, or ED B0..BF, then the end) as
+         * two maximal subparts, the lone lead and the trail begun (WTF-8
+         * section 4.3, UTR #26): a cut between them, once the input is
+         * known to end at len, is read the same. */
+        int trail_cut_off = input_ends && p < len && len - p <= 2 && src[p] == 0xED &&
+                            (len - p == 1 || (src[p + 1] >= 0xB0 && src[p + 1] <= 0xBF));
+        /* lone_leads: WTF-8 into a form that takes no lone surrogates,
+         * where a lead surrogate byte sequence is U+FFFD (or nothing)
+         * whatever follows, and so is a trail, after a lead or not (WTF-8
+         * section 4.3): a cut after the lead is read the same. */
+        return (trail_cut_off && form != UTFKIT_CESU8) || (lone_leads && form == UTFKIT_WTF8);
+    }
     if (form != UTFKIT_WTF8) {
         for (size_t back = 1; back <= 3 && back <= p; back++) {
             if (is_continuation(src[p - back]))
@@ -88,15 +119,25 @@ static inline int is_trail_surrogate(uint32_t unit)
  * to p, is continuation bytes ill-formed alone (seed 002: the reader is
  * Table 3-7's extended to 13 bytes, and decides a subpart by the bytes it
  * has read). */
-static int utfe8_ended_by(const uint8_t *src, size_t lead, size_t p, int form)
+static int utfe8_ended_by(const uint8_t *src, size_t lead, size_t p, size_t len, int form)
 {
     utfkit_result first = utfkit_check(src + lead, p - lead, form);
     if (first.status == UTFKIT_OK || first.position > 0)
         return 1;
+    if (p < len) { /* begun, and src[p] does not continue it (F0 8F: overlong) */
+        utfkit_result next = utfkit_check(src + lead, p + 1 - lead, form);
+        if (next.status != UTFKIT_OK && next.status != UTFKIT_END_OF_DATA &&
+            next.position == 0 && next.subpart_length <= p - lead)
+            return 1;
+    }
     return first.status != UTFKIT_END_OF_DATA || first.subpart_length < p - lead;
 }
 
-size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form)
+/* reader_restart_point; input_ends: 1 if the input ends at len (the final
+ * call), not only the bytes there are so far; lone_leads: 1 if the
+ * destination takes no lone surrogates. */
+static size_t restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form,
+                            int input_ends, int lone_leads)
 {
     if (want >= len)
         return len;
@@ -117,7 +158,7 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
             size_t last_lead = p - 1;
             while (last_lead > begin && is_continuation(src[last_lead]) && p - last_lead <= 12)
                 last_lead--;
-            if (is_continuation(src[last_lead]) || utfe8_ended_by(src, last_lead, p, form))
+            if (is_continuation(src[last_lead]) || utfe8_ended_by(src, last_lead, p, len, form))
                 return p;
         }
         return begin;
@@ -144,7 +185,7 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
     }
     default:
         for (size_t p = want; p > begin; p--)
-            if (utf8_family_settled(src, p, len, form))
+            if (utf8_family_settled(src, begin, p, len, form, input_ends, lone_leads))
                 return p;
         /* After a lead surrogate byte sequence that no trail surrogate
          * byte sequence follows, whole or cut off by the end of the input:
@@ -158,6 +199,11 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
                 return p;
         return begin;
     }
+}
+
+size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_t len, int form)
+{
+    return restart_point(src, begin, want, len, form, 0, 0);
 }
 
 /* The length of src without an unfinished character at its end: what
@@ -177,7 +223,7 @@ static size_t settled_length(const uint8_t *src, size_t len, int form)
     case UTFKIT_ASCII:
         return len;
     default:
-        if (len == 0 || utf8_family_settled(src, len, len, form))
+        if (len == 0 || utf8_family_settled(src, 0, len, len, form, 0, 0))
             return len;
         return reader_restart_point(src, 0, len - 1, len, form);
     }
@@ -187,6 +233,7 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
                                        int errors, int final, uint8_t *dst, size_t cap)
 {
     size_t whole = len; /* (errors are decided by all the bytes there are) */
+    int lone_leads = !form_takes_lone_surrogates(to);
     if (!final)
         len = settled_length(src, len, from);
     size_t consumed = 0, written = 0;
@@ -197,7 +244,7 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
         before_error = 0;
         if (end <= consumed) {
             size_t want = len - consumed > piece ? consumed + piece : len;
-            end = reader_restart_point(src, consumed, want, len, from);
+            end = restart_point(src, consumed, want, len, from, final, lone_leads);
             if (end == consumed) { /* no restart point yet: a longer piece */
                 piece = piece > len / 2 ? len : 2 * piece;
                 continue;
@@ -237,8 +284,8 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
              * WTF-8 a pair is one 4-byte sequence), which a call starting
              * at the trail would read as a lone surrogate. */
             size_t boundary = exact.position == 0 ? consumed
-                            : reader_restart_point(src, consumed, consumed + exact.position,
-                                                   whole, from);
+                            : restart_point(src, consumed, consumed + exact.position, whole,
+                                            from, final, lone_leads);
             if (boundary == consumed) {
                 if (consumed != 0) /* the text before it is this call's output */
                     break;
@@ -250,10 +297,10 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
         }
         /* Too long a piece: half of it, or failing that the longest piece
          * shorter than this one. */
-        size_t shorter = reader_restart_point(src, consumed, consumed + (end - consumed) / 2, len,
-                                              from);
+        size_t shorter = restart_point(src, consumed, consumed + (end - consumed) / 2, len, from,
+                                       final, lone_leads);
         if (shorter == consumed)
-            shorter = reader_restart_point(src, consumed, end - 1, len, from);
+            shorter = restart_point(src, consumed, end - 1, len, from, final, lone_leads);
         if (shorter == consumed) { /* one piece that cannot be cut: stop before it */
             if (converted.status == UTFKIT_UNENCODABLE && consumed != 0)
                 break; /* reported by the next call, which starts there */

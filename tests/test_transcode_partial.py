@@ -246,3 +246,75 @@ def test_byte_order_mark_forms_and_bad_buffers_are_refused():
         utfkit.transcode_partial(b"ab", "utf-8", "utf-8", 42)
     with pytest.raises(LookupError):
         utfkit.transcode_partial(b"ab", "utf-8", "koi8-r", out)
+
+
+def every_size_and_cut(source: bytes, from_: str, to: str, errors: str = "replace") -> None:
+    """The fixed-buffer loop at every buffer size from the longest single
+    character's output up, with no cut and with a cut at every byte."""
+    expected = utfkit.transcode(source, from_, to, errors)
+    for size in range(LONGEST_CHARACTER, len(expected) + 2):
+        assert converted_in_pieces(source, from_, to, size, errors, []) == expected, size
+    for cut in range(len(source) + 1):
+        assert converted_in_pieces(source, from_, to, LONGEST_CHARACTER, errors, [cut]) == expected, cut
+
+
+CESU8_LEAD_SURROGATE = b"\xed\xa0\xb5"  # U+D835 (UTR #26)
+
+
+@pytest.mark.parametrize("before", [b"", b"a" * 61, b"a" * 70])
+@pytest.mark.parametrize("after", [b"\xed\x00z", b"\xed\xb4 z", b"\xed\xb4", b"\xed"])
+def test_cesu8_lead_surrogate_and_an_ed_that_ends_early_are_replaced_as_transcode_replaces_them(before, after):
+    # Followed by a byte that ends it, the ED (or ED B0..BF) after a lead is
+    # a maximal subpart of its own: two U+FFFD; at the end of the input, the
+    # pair cut short is one.  A piece must not end between the two.
+    every_size_and_cut(before + CESU8_LEAD_SURROGATE + after + before, "cesu-8", "utf-32-be")
+
+
+@pytest.mark.parametrize("from_", ["mutf-8", "wtf-8"])
+@pytest.mark.parametrize("trail_begun", [b"\xed", b"\xed\xb4"])
+@pytest.mark.parametrize("before", [b"", b"a" * 61, b"a" * 70])
+def test_a_lead_surrogate_before_a_trail_cut_off_by_the_end_makes_progress_in_the_smallest_buffer(
+        from_, trail_begun, before):
+    # The lone lead and the trail begun are two U+FFFD (8 bytes of UTF-32):
+    # a buffer for one (LONGEST_CHARACTER) must do, one call each.
+    every_size_and_cut(before + CESU8_LEAD_SURROGATE + trail_begun, from_, "utf-32-be")
+
+
+@pytest.mark.parametrize("before", [b"", b"a" * 61, b"a" * 70])
+def test_a_wtf8_lead_and_trail_sequence_into_utf32_make_progress_in_the_smallest_buffer(before):
+    # WTF-8 section 4.3: a pair written as two 3-byte sequences is ill-formed;
+    # UTF-32 takes no lone surrogate either: two U+FFFD, in two calls.
+    every_size_and_cut(before + b"\xed\xa0\xbd\xed\xba\x80z" + before, "wtf-8", "utf-32-le")
+
+
+def test_an_rfc2279_lead_byte_its_next_byte_does_not_continue_makes_progress_in_the_smallest_buffer():
+    # F0 8F is overlong (seed 004): F0, then each continuation byte, is a
+    # U+FFFD of its own (16 bytes of UTF-32 for the four).
+    every_size_and_cut(b"ok\xf0\x8f\x80\x80ok", "utf-8-rfc2279", "utf-32-le")
+
+
+def text_before_strict_error_in_pieces(source: bytes, from_: str, to: str, size: int) -> bytes:
+    """The output of the fixed-buffer loop with errors="strict", final=True,
+    up to the error it raises."""
+    out = bytearray(size)
+    output, pending = [], source
+    with pytest.raises(UnicodeDecodeError):
+        while True:
+            consumed, written = utfkit.transcode_partial(pending, from_, to, out, "strict", True)
+            output.append(bytes(out[:written]))
+            pending = pending[consumed:]
+            assert consumed or written, "no progress and no error"
+    return b"".join(output)
+
+
+@pytest.mark.parametrize("before", [b"ab", b"a" * 61, b"a" * 70])
+def test_a_mutf8_lead_surrogate_before_a_strict_error_at_a_trail_cut_off_is_converted_first(before):
+    # The lone lead (UTF-16 takes it) is text before the error at the trail
+    # begun, which the end of the input cuts off.
+    source = before + CESU8_LEAD_SURROGATE + b"\xed\xba"
+    with pytest.raises(UnicodeDecodeError) as raised:
+        utfkit.transcode(source, "mutf-8", "utf-16-be")
+    assert raised.value.start == len(before) + 3
+    expected = utfkit.transcode(source[: raised.value.start], "mutf-8", "utf-16-be")
+    for size in range(LONGEST_CHARACTER, len(expected) + 2):
+        assert text_before_strict_error_in_pieces(source, "mutf-8", "utf-16-be", size) == expected, size
