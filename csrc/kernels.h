@@ -61,8 +61,10 @@ enum utfkit_cpu_feature {
 /* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
  *
  * Each converts a prefix of src[0..len) and returns its length in bytes;
- * *written receives the bytes written, and exactly dst[0..*written) is
- * written (the caller has room for the worst case of the whole of src).
+ * *written receives the bytes written: the output is dst[0..*written).  The
+ * caller has room for the worst case of the whole of src, and a block may
+ * store whole vectors past *written within that room (what lies there after
+ * the call means nothing); it never stores past it.
  * A block function stops before anything it does not handle and when too
  * little input remains for its vectors, so it may return 0; the scalar
  * readers (utf8.c, utf16.c, utf32.c) take over from there.  `big_endian`

@@ -40,7 +40,8 @@
 #pragma GCC target("ssse3,sse4.1")
 #endif
 
-/* The set bits of an 8-bit mask (the sse4 kernel does not require POPCNT). */
+/* The set bits of an 8-bit mask (this file's sse4 functions are compiled
+ * for SSSE3 and SSE4.1 only: no POPCNT instruction). */
 static inline size_t bits_set_8(unsigned mask)
 {
     mask = mask - ((mask >> 1) & 0x55);
