@@ -146,6 +146,10 @@ def pytest_configure(config):
         "markers",
         "large_memory: needs several GiB of free RAM (skipped otherwise)",
     )
+    config.addinivalue_line(
+        "markers",
+        "c_program(source): the C test program in csrc/tests/ the test runs (test_c_core.py)",
+    )
     _register_hypothesis_profiles(len(kernels_under_test(config)), full_matrix(config))
 
 
@@ -153,18 +157,19 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(session, config, items):
     """The tests of modules that build C programs (they define
     `start_c_builds`: test_c_core.py, test_fuzz_regressions.py) go last, and
-    their builds start now, on a thread of their own (c_build.py): the
-    compiler works on the machine's second core while the Python tests run."""
-    starters = []
+    what the selected ones need starts now, on a thread of its own
+    (c_build.py): the compiler works on the machine's second core while the
+    Python tests run."""
+    selected: dict = {}  # start_c_builds -> the selected tests of its module
     for item in items:
         start = getattr(getattr(item, "module", None), "start_c_builds", None)
-        if start is not None and start not in starters:
-            starters.append(start)
-    if not starters:
+        if start is not None:
+            selected.setdefault(start, []).append(item)
+    if not selected:
         return
     items.sort(key=lambda item: hasattr(getattr(item, "module", None), "start_c_builds"))  # stable
-    for start in starters:
-        start(config)
+    for start, its_items in selected.items():
+        start(config, its_items)
 
 
 def pytest_sessionfinish(session, exitstatus):

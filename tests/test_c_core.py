@@ -59,9 +59,6 @@ STREAM_PROGRAM_SOURCE = CSRC / "tests" / "test_stream.c"
 OFFSETS_PROGRAM_SOURCE = CSRC / "tests" / "test_offsets.c"
 UTFE8_PROGRAM_SOURCE = CSRC / "tests" / "test_utfe8.c"
 LATIN1_PARTIAL_PROGRAM_SOURCE = CSRC / "tests" / "test_latin1_partial.c"
-PROGRAM_SOURCES = [TABLE_3_7_PROGRAM_SOURCE, TRANSCODE_PROGRAM_SOURCE, KERNELS_AGREE_PROGRAM_SOURCE,
-                   STREAM_PROGRAM_SOURCE, OFFSETS_PROGRAM_SOURCE, UTFE8_PROGRAM_SOURCE,
-                   LATIN1_PARTIAL_PROGRAM_SOURCE]
 
 
 @pytest.fixture(autouse=True)
@@ -81,12 +78,15 @@ def _runs(source: Path, config):
     return c_build.run(source.stem, [source], "optimised", _arguments(config))
 
 
-def start_c_builds(config) -> None:
-    """Called by conftest.py once the tests are collected: every program is
-    built and run in the background (c_build.py)."""
+def start_c_builds(config, items) -> None:
+    """Called by conftest.py once the tests are collected: the programs of
+    the selected tests (ITEMS, each marked with its program) are built and
+    run in the background (c_build.py)."""
     if c_build.c_compiler() is not None:
-        for source in PROGRAM_SOURCES:
-            _runs(source, config)
+        for item in items:
+            marker = item.get_closest_marker("c_program")
+            if marker is not None and marker.args[0].exists():
+                _runs(marker.args[0], config)
 
 
 @pytest.fixture
@@ -96,13 +96,15 @@ def mode(request) -> List[str]:
 
 @pytest.fixture
 def run_program(request):
-    """run_program(source) -> the stdout of csrc/tests/SOURCE built at -O2
-    (warnings on) with the core and run with `mode`'s arguments, after
-    asserting that it exited 0 and reached its summary."""
+    """run_program() -> the stdout of the test's program (its `c_program`
+    mark: a source in csrc/tests/) built at -O2 (warnings on) with the core
+    and run with `mode`'s arguments, after asserting that it exited 0 and
+    reached its summary."""
     if c_build.c_compiler() is None:
         pytest.skip("no C compiler found (looked for $CC, cc and gcc on PATH)")
+    source = request.node.get_closest_marker("c_program").args[0]
 
-    def run_program(source: Path) -> str:
+    def run_program() -> str:
         if not source.exists():
             pytest.skip(f"{source} is not part of this checkout")
         code, stdout, stderr = _runs(source, request.config).result()
@@ -117,15 +119,17 @@ def run_program(request):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(TABLE_3_7_PROGRAM_SOURCE)
 def test_c_core_equals_table_3_7_under_every_backend(run_program):
-    stdout = run_program(TABLE_3_7_PROGRAM_SOURCE)
+    stdout = run_program()
     for number in range(1, 9):
         assert f"\n{number}. " in stdout, f"pass {number} did not run:\n{stdout}"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(TRANSCODE_PROGRAM_SOURCE)
 def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(run_program):
-    stdout = run_program(TRANSCODE_PROGRAM_SOURCE)
+    stdout = run_program()
     # Every section ran (0 checks the reference itself on known answers)...
     for number in range(0, 7):
         assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
@@ -136,38 +140,43 @@ def test_c_transcoding_equals_cpython_rules_for_every_form_pair_and_errors_mode(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(KERNELS_AGREE_PROGRAM_SOURCE)
 def test_c_every_kernel_agrees_with_scalar_on_random_text(run_program, mode):
-    stdout = run_program(KERNELS_AGREE_PROGRAM_SOURCE)
+    stdout = run_program()
     expected = "20000 inputs" if mode else "200000 inputs"
     assert stdout.strip().splitlines()[-1].startswith(expected), stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(STREAM_PROGRAM_SOURCE)
 def test_c_streams_equal_one_shot_check_at_every_cut(run_program):
-    stdout = run_program(STREAM_PROGRAM_SOURCE)
+    stdout = run_program()
     assert stdout.startswith("1. ") and "\n2. " in stdout, stdout
     checked = int(stdout.strip().splitlines()[-2].split()[0])
     assert checked > 2_000_000, stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(OFFSETS_PROGRAM_SOURCE)
 def test_c_columns_equal_item_by_item_calls_and_refuse_bad_offsets(run_program):
-    stdout = run_program(OFFSETS_PROGRAM_SOURCE)
+    stdout = run_program()
     checked = int(stdout.strip().splitlines()[-1].split()[1])
     assert checked > 300_000, stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(UTFE8_PROGRAM_SOURCE)
 def test_c_utfe8_and_rfc2279_forms_match_their_tables_under_every_kernel(run_program):
-    stdout = run_program(UTFE8_PROGRAM_SOURCE)
+    stdout = run_program()
     checked = int(stdout.strip().splitlines()[-1].split()[0])
     assert checked > 100_000, stdout
 
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the C test is built with a Unix cc/gcc")
+@pytest.mark.c_program(LATIN1_PARTIAL_PROGRAM_SOURCE)
 def test_c_latin1_ascii_and_bounded_conversion_equal_their_references_under_every_kernel(run_program):
-    stdout = run_program(LATIN1_PARTIAL_PROGRAM_SOURCE)
+    stdout = run_program()
     for number in range(1, 4):
         assert f"\n{number}. " in stdout, f"section {number} did not run:\n{stdout}"
     checked = int(stdout.strip().splitlines()[-1].split()[0])

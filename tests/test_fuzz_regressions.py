@@ -45,12 +45,15 @@ def _replay_program(target: str):
     return c_build.program(f"replay_{target}", [FUZZ / "replay.c", FUZZ / f"fuzz_{target}.c"], flavour())
 
 
-def start_c_builds(config) -> None:
-    """Called by conftest.py once the tests are collected: every target's
-    replay program is built in the background (c_build.py)."""
+def start_c_builds(config, items) -> None:
+    """Called by conftest.py once the tests are collected: the replay
+    programs of the selected tests (ITEMS) are built in the background
+    (c_build.py)."""
     if c_build.c_compiler() is not None:
-        for target in TARGETS:
-            _replay_program(target)
+        for item in items:
+            callspec = getattr(item, "callspec", None)
+            if callspec is not None and "target" in callspec.params:
+                _replay_program(callspec.params["target"])
 
 
 @pytest.fixture(scope="module")
