@@ -220,7 +220,7 @@ class Validator:
     """
 
     __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
-                 "_fast", "_validate_as", "_head", "_reported_as", "_error_shift")
+                 "_fast", "_validate_as", "_head", "_reported_as", "_error_shift", "_marks")
 
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = lookup(encoding, "Validator").name
@@ -229,11 +229,12 @@ class Validator:
         self._take = guard.take
         self._give = guard.give
         self._error: Optional[UnicodeDecodeError] = None
+        self._marks = ENCODINGS[self.encoding].marks
         self._begin()
 
     def _begin(self) -> None:
         """The state at the start of a stream."""
-        marks = ENCODINGS[self.encoding].marks
+        marks = self._marks
         # A byte-order-mark form: the first bytes are held until they are a
         # mark or cannot begin one (_after_mark), as CPython's decoders decide.
         self._head: Optional[bytes] = b"" if marks else None
@@ -284,7 +285,13 @@ class Validator:
         except IndexError:
             self._guard.refuse()
         self._error = None
-        self._begin()
+        if self._marks:
+            self._begin()
+        else:  # the fixed form stays: only the position and the C state restart
+            self._base = 0
+            self._state = _BETWEEN_CHARACTERS
+            if not self._fast:
+                self._start_c(0)
         self._give(True)
 
     @property
