@@ -455,49 +455,68 @@ size_t utfkit_utf8_to_utf32_avx512(const uint8_t *src, size_t len, int big_endia
 
 /* ---- code points -> UTF-8 ---- */
 
-/* Encodes the scalar values of `lanes` 32-bit lanes (Table 3-6), lead byte
- * first in memory, and writes the bytes of each in turn.  `supplementary`
- * says whether any lane may be above FFFF. */
-static inline uint8_t *put_utf8(uint8_t *out, __m512i code_point, __mmask16 used, int supplementary)
+/* Table 3-6 takes a scalar value's bits from 18, 12, 6 and 0 up, one field
+ * per byte: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx, the shorter forms using
+ * the last one to three fields.  VPMULTISHIFTQB copies into bytes 0..3 of
+ * each 32-bit lane the 8 bits that start at those positions of the lane's
+ * value (these bit offsets, and the same plus 32 for the upper lane of each
+ * 64-bit group).  A byte mask per lane then keeps each length's payload:
+ * 7F (1 byte: the last field), 1F 3F (2), 0F 3F 3F (3), 07 3F 3F 3F (4),
+ * and the marker bits are the mask's complement shifted left by one within
+ * each byte: 3F gives 80, 1F C0, 0F E0, 07 F0, 7F 00. */
+#define UTF8_FIELD_OFFSETS 0x20262C3200060C12ll
+#define UTF8_KEEP_1 0x7F000000
+#define UTF8_KEEP_2 0x3F1F0000
+#define UTF8_KEEP_3 0x3F3F0F00
+#define UTF8_KEEP_4 0x3F3F3F07
+
+/* The UTF-8 bytes of each lane (in bytes 0..3, lead first) whose payload
+ * mask is `keep` (UTF8_KEEP_n per lane, 0 in a lane not written). */
+static inline __m512i utf8_lanes(__m512i code_point, __m512i keep)
 {
-    const __m512i six_bits = _mm512_set1_epi32(0x3F);
-    __mmask16 two_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x80));
-    __mmask16 three_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x800));
-    __m512i last = _mm512_and_si512(code_point, six_bits);                        /* xxxxxx */
-    __m512i middle = _mm512_and_si512(_mm512_srli_epi32(code_point, 6), six_bits); /* yyyyyy */
-    /* 110yyyyy 10xxxxxx */
-    __m512i two = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32(code_point, 6), _mm512_slli_epi32(last, 8)),
-        _mm512_set1_epi32(0x80C0));
-    /* 1110zzzz 10yyyyyy 10xxxxxx */
-    __m512i three = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32(code_point, 12), _mm512_slli_epi32(middle, 8)),
-        _mm512_or_si512(_mm512_slli_epi32(last, 16), _mm512_set1_epi32(0x8080E0)));
-    __m512i bytes = _mm512_mask_mov_epi32(code_point, two_or_more, two);
-    bytes = _mm512_mask_mov_epi32(bytes, three_or_more, three);
-    /* How many bytes of each lane count: 1, 2, 3 (or 4). */
-    __m512i length_mask = _mm512_set1_epi32(0xFF);
-    length_mask = _mm512_mask_mov_epi32(length_mask, two_or_more, _mm512_set1_epi32(0xFFFF));
-    length_mask = _mm512_mask_mov_epi32(length_mask, three_or_more, _mm512_set1_epi32(0xFFFFFF));
-    if (supplementary) {
-        __mmask16 four = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x10000));
-        if (four) {
-            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
-            __m512i upper = _mm512_and_si512(_mm512_srli_epi32(code_point, 12), six_bits);
-            __m512i four_bytes = _mm512_or_si512(
-                _mm512_or_si512(_mm512_srli_epi32(code_point, 18), _mm512_slli_epi32(upper, 8)),
-                _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(middle, 16),
-                                                _mm512_slli_epi32(last, 24)),
-                                _mm512_set1_epi32((int)0x808080F0)));
-            bytes = _mm512_mask_mov_epi32(bytes, four, four_bytes);
-            length_mask = _mm512_mask_mov_epi32(length_mask, four, _mm512_set1_epi32(-1));
-        }
-    }
-    length_mask = _mm512_maskz_mov_epi32(used, length_mask);
-    __mmask64 kept = _mm512_test_epi8_mask(length_mask, length_mask);
-    unsigned count = (unsigned)__builtin_popcountll(kept);
-    _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
-    return out + count;
+    __m512i fields = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(UTF8_FIELD_OFFSETS), code_point);
+    __m512i marker = _mm512_sub_epi8(_mm512_set1_epi8((char)0xFE), _mm512_add_epi8(keep, keep));
+    return _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA); /* (A & B) | C */
+}
+
+/* Writes the UTF-8 of the scalar values in the lanes `used` (Table 3-6),
+ * given the lanes of `used` at or above 0080 (`two`), 0800 (`three`) and
+ * 10000 (`four`): each lane encoded in place, then VPCOMPRESSB keeps the
+ * bytes that count.  One whole-vector store: at most 64 bytes for the 16
+ * units (64 bytes) read, so within the room the caller has (kernels.h). */
+static inline uint8_t *put_utf8_lanes(uint8_t *out, __m512i code_point, __mmask16 used,
+                                      __mmask16 two, __mmask16 three, __mmask16 four)
+{
+    __m512i keep = _mm512_maskz_mov_epi32(used, _mm512_set1_epi32(UTF8_KEEP_1));
+    keep = _mm512_mask_mov_epi32(keep, two, _mm512_set1_epi32(UTF8_KEEP_2));
+    keep = _mm512_mask_mov_epi32(keep, three, _mm512_set1_epi32(UTF8_KEEP_3));
+    keep = _mm512_mask_mov_epi32(keep, four, _mm512_set1_epi32(UTF8_KEEP_4));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, utf8_lanes(code_point, keep)));
+    return out + __builtin_popcountll(kept);
+}
+
+/* put_utf8_lanes for any scalar values. */
+static inline uint8_t *put_utf8_any(uint8_t *out, __m512i code_point, __mmask16 used)
+{
+    return put_utf8_lanes(out, code_point, used,
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x80)),
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x800)),
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x10000)));
+}
+
+/* Writes 16 scalar values 0800..FFFF, 3 bytes each: the bytes 1..3 of
+ * each lane, gathered by a fixed VPERMB (no compression). */
+static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i code_point)
+{
+    const __m512i gather = _mm512_set_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        63, 62, 61, 59, 58, 57, 55, 54, 53, 51, 50, 49, 47, 46, 45, 43,
+        42, 41, 39, 38, 37, 35, 34, 33, 31, 30, 29, 27, 26, 25, 23, 22,
+        21, 19, 18, 17, 15, 14, 13, 11, 10, 9, 7, 6, 5, 3, 2, 1);
+    __m512i bytes = utf8_lanes(code_point, _mm512_set1_epi32(UTF8_KEEP_3));
+    _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi8(gather, bytes));
+    return out + 48;
 }
 
 /* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
@@ -662,7 +681,32 @@ size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+/* The lanes of 16 UTF-32 units that are not scalar values (D90: the
+ * surrogates D800..DFFF and the units above 10FFFF). */
+static inline __mmask16 not_scalar_values(__m512i units)
+{
+    return _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
+           _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                   _mm512_set1_epi32(0xD800));
+}
+
+/* How many units, from the start of src, bring it to a 64-byte boundary
+ * (0 if src is not 4-byte aligned: then no unit boundary is one). */
+static inline unsigned units_to_alignment(const uint8_t *src)
+{
+    uintptr_t address = (uintptr_t)src;
+    return (address & 3) != 0 ? 0 : (unsigned)((64 - (address & 63)) & 63) / 4;
+}
+
+/* UTF-32 -> UTF-8, 16 units (one 64-byte line of src) per step.  A first
+ * partial step brings src to a 64-byte boundary, so that no later load
+ * spans two cache lines; the steps advance by a constant 64 bytes, so that
+ * the next load never waits for this one's units, and the first unit that
+ * is not a scalar value ends the loop.  Runs of ASCII go 64 units per
+ * step (VPACKUSDW, VPACKUSWB), runs below 0800 32 (VPACKUSDW, then
+ * put_utf8_below_800), runs of 0800..FFFF (Chinese, Japanese) 16 without
+ * compression; any other mix is encoded lane by lane (put_utf8_lanes). */
+static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
     size_t i = 0;
@@ -671,68 +715,98 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
     /* VPACKUSDW then VPACKUSWB work per 128-bit lane: lane k holds four
      * units of each of the four sources, which this puts back in order */
     const __m512i ascii_order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    unsigned head = units_to_alignment(src);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (big_endian)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        out = put_utf8_any(out, units, first_lanes_16(taken));
+        i = 4 * (size_t)taken;
+        if (taken < head) { /* the scalar reader takes the unit at i */
+            *written = (size_t)(out - dst);
+            return i;
+        }
+    }
     while (len - i >= 64) {
-        /* 64 ASCII units at a time, narrowed to bytes */
-        while (narrow && len - i >= 256) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
-            __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
-            __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
-            if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
-                break;
-            if (big_endian) {
-                a = _mm512_srli_epi32(a, 24);
-                b = _mm512_srli_epi32(b, 24);
-                c = _mm512_srli_epi32(c, 24);
-                d = _mm512_srli_epi32(d, 24);
-            }
-            __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
-            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
-            out += 64;
-            i += 256;
-        }
-        /* 32 units below 0800 at a time, narrowed to 16 bits */
-        while (narrow && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (big_endian) {
-                a = swap_32(a);
-                b = swap_32(b);
-            }
-            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFFF800)) != 0)
-                break;
-            out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b)));
-            i += 128;
-        }
-        if (len - i < 64)
-            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values. */
-        __mmask16 invalid =
-            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
-            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
-                                    _mm512_set1_epi32(0xD800));
-        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
-        if (taken == 0)
-            break;
-        __mmask16 used = first_lanes_16(taken);
-        narrow = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800)) == 0;
-        if (_mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x80)) == 0) {
-            _mm_mask_storeu_epi8(out, used, _mm512_cvtepi32_epi8(units));
-            out += taken;
-        } else {
-            out = put_utf8(out, units, used, 1);
+        __mmask16 two = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFFF80));
+        if (two == 0) {
+            /* ASCII: one byte per unit, then 64 units per step while it lasts */
+            _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(units));
+            out += 16;
+            i += 64;
+            while (len - i >= 256) {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+                __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
+                __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
+                __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+                if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
+                    break;
+                if (big_endian) {
+                    a = _mm512_srli_epi32(a, 24);
+                    b = _mm512_srli_epi32(b, 24);
+                    c = _mm512_srli_epi32(c, 24);
+                    d = _mm512_srli_epi32(d, 24);
+                }
+                __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+                _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
+                out += 64;
+                i += 256;
+            }
+            continue;
         }
-        i += 4 * taken;
-        if (taken < 16)
+        __mmask16 three = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800));
+        if (three == 0) {
+            /* below 0800: with the next 16 units if they are too */
+            if (len - i >= 128) {
+                __m512i next = _mm512_loadu_si512((const void *)(src + i + 64));
+                if (big_endian)
+                    next = swap_32(next);
+                if (_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) == 0) {
+                    out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(units, next)));
+                    i += 128;
+                    continue;
+                }
+            }
+            out = put_utf8_lanes(out, units, 0xFFFF, two, 0, 0);
+            i += 64;
+            continue;
+        }
+        __mmask16 four = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
+        __mmask16 surrogate = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                                      _mm512_set1_epi32(0xD800));
+        if ((four | surrogate) == 0) {
+            if (three == 0xFFFF)
+                out = put_utf8_three_bytes(out, units);
+            else
+                out = put_utf8_lanes(out, units, 0xFFFF, two, three, 0);
+            i += 64;
+            continue;
+        }
+        __mmask16 invalid = surrogate | _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
+        if (invalid != 0) {
+            unsigned taken = (unsigned)__builtin_ctz(invalid);
+            out = put_utf8_any(out, units, first_lanes_16(taken));
+            i += 4 * (size_t)taken;
             break;
+        }
+        out = put_utf8_lanes(out, units, 0xFFFF, two, three, four);
+        i += 64;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written)
+                      : utf32_to_utf8(src, len, 0, dst, written);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
