@@ -814,10 +814,59 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
  * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
  * the target's in bit 1 (kernels.h). */
 
-/* UTF-16 -> UTF-32, 16 units per step: each unit zero-extended to a 32-bit
- * lane, and at each lead surrogate followed by a trail surrogate the code
- * point of the pair, 10000 + (lead - D800) * 400 + (trail - DC00) (Table
- * 3-5), with the trail's lane then compressed out. */
+/* UTF-16 -> UTF-32 of the units `used` of 32 (64 bytes): each unit
+ * zero-extended to a 32-bit lane, and at each lead surrogate (`lead`)
+ * followed by a trail surrogate (`trail`) the code point of the pair,
+ * 10000 + (lead - D800) * 400 + (trail - DC00) (Table 3-5), with the
+ * trail's lane then compressed out.  A lead among `used` has its trail
+ * among them.  Whole-vector stores: at most 128 bytes for the 64 read,
+ * within the caller's room (kernels.h). */
+static inline uint8_t *put_utf32_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
+                                            __mmask32 lead, __mmask32 trail, int big_endian)
+{
+    /* unit k + 1 in lane k (VPERMW), for the trail after each lead */
+    const __m512i next_unit = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                               16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    /* The pair's code point in the lead's lane: bits 0..15 are the lead's
+     * low 6 bits, then the trail's low 10; bits 16..20 the lead's bits
+     * 6..9 plus 1. */
+    __m512i following = _mm512_permutexvar_epi16(next_unit, units);
+    __m512i low = _mm512_mask_mov_epi16(
+        units, lead,
+        _mm512_ternarylogic_epi32(_mm512_slli_epi16(units, 10), following, _mm512_set1_epi16(0x3FF),
+                                  0xF8)); /* A | (B & C) */
+    __m512i top = _mm512_maskz_add_epi16(
+        lead, _mm512_and_si512(_mm512_srli_epi16(units, 6), _mm512_set1_epi16(0xF)), _mm512_set1_epi16(1));
+    __mmask32 kept = used & ~trail;
+    low = _mm512_maskz_compress_epi16(kept, low);
+    top = _mm512_maskz_compress_epi16(kept, top);
+    unsigned count = (unsigned)__builtin_popcount((uint32_t)kept);
+    __m512i first = _mm512_or_si512(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(low)),
+                                    _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(top)), 16));
+    if (big_endian)
+        first = swap_32(first);
+    _mm512_storeu_si512((void *)out, first);
+    if (count > 16) {
+        __m512i second = _mm512_or_si512(
+            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(low, 1)),
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(top, 1)), 16));
+        if (big_endian)
+            second = swap_32(second);
+        _mm512_storeu_si512((void *)(out + 64), second);
+    }
+    return out + 4 * count;
+}
+
+/* UTF-16 -> UTF-32, 32 units (64 bytes) per step.  A first partial step
+ * brings the output to a 64-byte boundary, where text of the BMP keeps it
+ * (its stores, twice the loads, are what this is bound by).  Steps without
+ * surrogates widen each unit; steps of 16 pairs that fill the 16 32-bit
+ * lanes exactly (text of supplementary characters, such as emoji) convert
+ * each lane in place with shifts and masks; other steps with surrogates
+ * compress the trails out (put_utf32_from_utf16).  D91: a lead must be
+ * followed, and a trail preceded, by the other; the first unit out of
+ * place (with the lead before it, if any) ends the loop for the scalar
+ * reader; a lead in the last lane waits for the next step. */
 static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                      size_t *written)
 {
@@ -825,9 +874,23 @@ static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_ord
     uint8_t *out = dst;
     const __m512i high_6 = _mm512_set1_epi16((short)0xFC00), high_5 = _mm512_set1_epi16((short)0xF800);
     const __m512i lead_bits = _mm512_set1_epi16((short)0xD800), trail_bits = _mm512_set1_epi16((short)0xDC00);
-    /* unit k + 1 in lane k (VPERMW), for the trail after each lead */
-    const __m512i next_unit = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
-                                               16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    unsigned head = units_to_alignment(dst);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (byte_orders & 1)
+            units = swap_16(units);
+        __mmask32 lead = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), lead_bits);
+        __mmask32 trail = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), trail_bits);
+        uint32_t misplaced = ((uint32_t)trail ^ ((uint32_t)lead << 1)) & first_lanes_32(head);
+        unsigned end = misplaced != 0 ? (unsigned)__builtin_ctz(misplaced) : head;
+        unsigned taken = end - (end > 0 && ((uint32_t)lead >> (end - 1) & 1));
+        out = put_utf32_from_utf16(out, units, first_lanes_32(taken), lead, trail, byte_orders & 2);
+        i = 2 * (size_t)taken;
+        if (misplaced != 0) {
+            *written = (size_t)(out - dst);
+            return i;
+        }
+    }
     while (len - i >= 64) {
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
@@ -846,52 +909,37 @@ static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_ord
             i += 64;
             continue;
         }
-        /* D91: a lead must be followed, a trail preceded, by the other; the
-         * first unit out of place stops the step (with the lead before it,
-         * if any); a lead in the last lane waits for the next step. */
         __mmask32 lead = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), lead_bits);
         __mmask32 trail = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), trail_bits);
+        if (lead == 0x55555555u && trail == 0xAAAAAAAAu) {
+            /* 16 pairs, each lead in the low half of a 32-bit lane and its
+             * trail in the high half: 10000 + (lead & 3FF) << 10 + (trail & 3FF) */
+            __m512i code_point = _mm512_add_epi32(
+                _mm512_ternarylogic_epi32(_mm512_slli_epi32(units, 10), _mm512_srli_epi32(units, 16),
+                                          _mm512_set1_epi32(0xFFC00), 0xE4), /* C ? A : B */
+                _mm512_set1_epi32(0x10000));
+            if (byte_orders & 2)
+                code_point = swap_32(code_point);
+            _mm512_storeu_si512((void *)out, code_point);
+            out += 64;
+            i += 64;
+            continue;
+        }
         uint32_t misplaced = (uint32_t)trail ^ ((uint32_t)lead << 1);
-        unsigned taken = 32;
         if (misplaced != 0) {
             unsigned first = (unsigned)__builtin_ctz(misplaced);
-            taken = first - (first > 0 && ((uint32_t)lead >> (first - 1) & 1));
-        } else if ((uint32_t)lead >> 31) {
-            taken = 31;
-        }
-        if (taken == 0)
+            unsigned taken = first - (first > 0 && ((uint32_t)lead >> (first - 1) & 1));
+            out = put_utf32_from_utf16(out, units, first_lanes_32(taken), lead, trail, byte_orders & 2);
+            i += 2 * (size_t)taken;
             break;
-        /* The pair's code point 10000 + (lead - D800) * 400 + (trail - DC00)
-         * in the lead's lane: bits 0..15 are the lead's low 6 bits, then
-         * the trail's low 10; bits 16..20 the lead's bits 6..9 plus 1. */
-        __m512i following = _mm512_permutexvar_epi16(next_unit, units);
-        __m512i low = _mm512_mask_mov_epi16(
-            units, lead,
-            _mm512_or_si512(_mm512_slli_epi16(units, 10),
-                            _mm512_and_si512(following, _mm512_set1_epi16(0x3FF))));
-        __m512i top = _mm512_maskz_add_epi16(
-            lead, _mm512_and_si512(_mm512_srli_epi16(units, 6), _mm512_set1_epi16(0xF)),
-            _mm512_set1_epi16(1));
-        __mmask32 kept = (__mmask32)(first_lanes_32(taken) & ~trail);
-        low = _mm512_maskz_compress_epi16(kept, low);
-        top = _mm512_maskz_compress_epi16(kept, top);
-        unsigned count = (unsigned)__builtin_popcount((uint32_t)kept);
-        __m512i first = _mm512_or_si512(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(low)),
-                                        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(top)), 16));
-        __m512i second = _mm512_or_si512(
-            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(low, 1)),
-            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(top, 1)), 16));
-        if (byte_orders & 2) {
-            first = swap_32(first);
-            second = swap_32(second);
         }
-        _mm512_mask_storeu_epi32(out, first_lanes_16(count < 16 ? count : 16), first);
-        if (count > 16)
-            _mm512_mask_storeu_epi32(out + 64, first_lanes_16(count - 16), second);
-        out += 4 * count;
-        i += 2 * taken;
-        if (misplaced != 0)
-            break;
+        if ((uint32_t)lead >> 31) { /* its trail is in the next step */
+            out = put_utf32_from_utf16(out, units, 0x7FFFFFFFu, lead, trail, byte_orders & 2);
+            i += 62;
+        } else {
+            out = put_utf32_from_utf16(out, units, 0xFFFFFFFFu, lead, trail, byte_orders & 2);
+            i += 64;
+        }
     }
     *written = (size_t)(out - dst);
     return i;
