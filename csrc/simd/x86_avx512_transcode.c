@@ -956,10 +956,45 @@ size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_ord
     }
 }
 
-/* UTF-32 -> UTF-16, 16 units per step: scalar values (D90) below 10000
- * narrowed to one unit, the others split into surrogate pairs (Table 3-5);
- * a surrogate or a unit above 10FFFF stops the step there. */
-size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+/* Writes the UTF-16 of the scalar values in the lanes `used` of 16
+ * (Table 3-5), `supplementary` those of them at or above 10000: one unit
+ * each, or a pair, lead first (wwww = uuuuu - 1: lead 110110wwwwxxxxxx,
+ * trail 110111xxxxxxxxxx), in the lane's low and high halves.  One
+ * whole-vector store: at most 64 bytes for the 64 read, within the
+ * caller's room (kernels.h). */
+static inline uint8_t *put_utf16_from_utf32(uint8_t *out, __m512i units, __mmask16 used,
+                                            __mmask16 supplementary, int big_endian)
+{
+    if (supplementary == 0) {
+        __m256i narrow = _mm512_cvtepi32_epi16(units);
+        if (big_endian)
+            narrow = swap_16_half(narrow);
+        _mm256_storeu_si256((__m256i *)out, narrow);
+        return out + 2 * __builtin_popcount(used);
+    }
+    /* lead = (u >> 10) + D800 - 40, trail = DC00 | (u & 3FF) */
+    __m512i pair = _mm512_ternarylogic_epi32(
+        _mm512_add_epi32(_mm512_srli_epi32(units, 10), _mm512_set1_epi32((int)0xDC00D7C0)),
+        _mm512_slli_epi32(units, 16), _mm512_set1_epi32(0x03FF0000), 0xF8); /* A | (B & C) */
+    __m512i lanes = _mm512_mask_mov_epi32(units, supplementary, pair);
+    if (big_endian)
+        lanes = swap_16(lanes);
+    if (used == 0xFFFF && supplementary == 0xFFFF) { /* 16 pairs: no gaps */
+        _mm512_storeu_si512((void *)out, lanes);
+        return out + 64;
+    }
+    /* every lane's low unit counts; its high unit only for a pair */
+    uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi16(kept, lanes));
+    return out + 2 * __builtin_popcount(kept);
+}
+
+/* UTF-32 -> UTF-16, 16 units (one 64-byte line) per step, after a first
+ * partial step that brings src to a 64-byte boundary; runs of the BMP go
+ * 32 units per step, narrowed with unsigned saturation (VPACKUSDW, which
+ * leaves the units below 10000 as they are).  D90: a surrogate or a unit
+ * above 10FFFF ends the loop, for the scalar reader. */
+static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                     size_t *written)
 {
     size_t i = 0;
@@ -967,48 +1002,77 @@ size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_ord
     /* (the 64-bit lanes of PACKUSDW's output in the order of its input) */
     const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
     const __m512i high_5 = _mm512_set1_epi16((short)0xF800), surrogate = _mm512_set1_epi16((short)0xD800);
-    int narrow_next = 1; /* tried again after a step with only BMP units */
+    const int target_big_endian = byte_orders >> 1 & 1;
+    unsigned head = units_to_alignment(src);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (byte_orders & 1)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        __mmask16 used = first_lanes_16(taken);
+        out = put_utf16_from_utf32(out, units, used,
+                                   _mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x10000)),
+                                   target_big_endian);
+        i = 4 * (size_t)taken;
+        if (taken < head) {
+            *written = (size_t)(out - dst);
+            return i;
+        }
+    }
+    int bmp_run = 1; /* the last step's units were all in the BMP */
     while (len - i >= 64) {
-        /* 32 units of the BMP that are not surrogates at a time, one unit
-         * each way: narrowed with unsigned saturation (VPACKUSDW), which
-         * leaves the units below 10000 as they are. */
-        while (narrow_next && len - i >= 128) {
+        if (bmp_run && len - i >= 128) {
             __m512i a = _mm512_loadu_si512((const void *)(src + i));
             __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
             if (byte_orders & 1) {
                 a = swap_32(a);
                 b = swap_32(b);
             }
-            __m512i narrow = _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b));
-            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) != 0 ||
-                _mm512_cmpeq_epi16_mask(_mm512_and_si512(narrow, high_5), surrogate) != 0)
-                break;
-            if (byte_orders & 2)
-                narrow = swap_16(narrow);
-            _mm512_storeu_si512((void *)out, narrow);
-            out += 64;
-            i += 128;
+            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) == 0) {
+                __m512i narrow = _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b));
+                if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(narrow, high_5), surrogate) == 0) {
+                    if (byte_orders & 2)
+                        narrow = swap_16(narrow);
+                    _mm512_storeu_si512((void *)out, narrow);
+                    out += 64;
+                    i += 128;
+                    continue;
+                }
+            }
         }
-        if (len - i < 64)
-            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
             units = swap_32(units);
-        __mmask16 invalid =
-            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
-            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
-                                    _mm512_set1_epi32(0xD800));
-        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
-        if (taken == 0)
+        __mmask16 supplementary = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
+        __mmask16 invalid = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                                    _mm512_set1_epi32(0xD800));
+        if (supplementary != 0)
+            invalid |= _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
+        if (invalid != 0) {
+            unsigned taken = (unsigned)__builtin_ctz(invalid);
+            __mmask16 used = first_lanes_16(taken);
+            out = put_utf16_from_utf32(out, units, used, supplementary & used, target_big_endian);
+            i += 4 * (size_t)taken;
             break;
-        out = put_utf16(out, units, taken, byte_orders >> 1 & 1);
-        narrow_next = _mm512_cmpge_epu32_mask(units, _mm512_set1_epi32(0x10000)) == 0;
-        i += 4 * taken;
-        if (taken < 16)
-            break;
+        }
+        out = put_utf16_from_utf32(out, units, 0xFFFF, supplementary, target_big_endian);
+        bmp_run = supplementary == 0;
+        i += 64;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                    size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf32_to_utf16(src, len, 0, dst, written);
+    case 1: return utf32_to_utf16(src, len, 1, dst, written);
+    case 2: return utf32_to_utf16(src, len, 2, dst, written);
+    default: return utf32_to_utf16(src, len, 3, dst, written);
+    }
 }
 
 #if defined(__clang__)
