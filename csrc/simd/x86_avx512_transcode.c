@@ -989,6 +989,76 @@ static inline uint8_t *put_utf16_from_utf32(uint8_t *out, __m512i units, __mmask
     return out + 2 * __builtin_popcount(kept);
 }
 
+/* 32 UTF-32 units at src, in the source byte order: narrowed to 32 UTF-16
+ * units in *narrow, in the target byte order, if they are all of the BMP
+ * and none is a surrogate (then 1), else 0.  VPACKUSDW (which leaves the
+ * units below 10000 as they are) works per 128-bit lane: *narrow holds in
+ * lane k four units of the first 16 and then four of the second 16
+ * (PACKED_UNIT_BYTES puts them in order). */
+static inline int utf32_bmp_32(const uint8_t *src, int byte_orders, __m512i *narrow)
+{
+    __m512i a = _mm512_loadu_si512((const void *)src);
+    __m512i b = _mm512_loadu_si512((const void *)(src + 64));
+    if (byte_orders & 1) {
+        a = swap_32(a);
+        b = swap_32(b);
+    }
+    if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) != 0)
+        return 0;
+    __m512i units = _mm512_packus_epi32(a, b);
+    if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)),
+                                _mm512_set1_epi16((short)0xD800)) != 0)
+        return 0;
+    *narrow = byte_orders & 2 ? swap_16(units) : units;
+    return 1;
+}
+
+/* Where byte k of the 32 units in order is in utf32_bmp_32's *narrow. */
+static inline __m512i packed_unit_bytes(void)
+{
+    return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 47, 46, 45, 44, 43, 42, 41, 40,
+                           31, 30, 29, 28, 27, 26, 25, 24, 15, 14, 13, 12, 11, 10, 9, 8,
+                           55, 54, 53, 52, 51, 50, 49, 48, 39, 38, 37, 36, 35, 34, 33, 32,
+                           23, 22, 21, 20, 19, 18, 17, 16, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/* A run of the BMP from src + *i, 32 units (64 bytes out) per step, while
+ * 128 bytes are left; returns the new out.  The loads are aligned (the
+ * caller's first step saw to it); so that the stores are too, each 64
+ * bytes of output are stored as the line they fall in: the last bytes of
+ * the step before and the first of this one, put in order and joined by
+ * one VPERMT2B (the first line only from `out` on, by a masked store); the
+ * rest goes in the next line, and the last step's output whole at the
+ * end. */
+static inline uint8_t *utf32_to_utf16_bmp_run(const uint8_t *src, size_t len, size_t *i,
+                                              int byte_orders, uint8_t *out)
+{
+    __m512i narrow;
+    if (len - *i < 128 || !utf32_bmp_32(src + *i, byte_orders, &narrow))
+        return out;
+    unsigned misaligned = (unsigned)((uintptr_t)out & 63);
+    /* line byte k: byte 64 - misaligned + k of the step before, below
+     * misaligned, else byte k - misaligned of this step (bit 6 chooses),
+     * each where utf32_bmp_32 has it */
+    const __m512i in_order = packed_unit_bytes();
+    __m512i join = _mm512_add_epi8(byte_index_vector(), _mm512_set1_epi8((char)(64 - misaligned)));
+    join = _mm512_ternarylogic_epi32(_mm512_permutexvar_epi8(join, in_order), join,
+                                     _mm512_set1_epi8(0x40), 0xF8); /* A | (B & C) */
+    uint8_t *line = out - misaligned;
+    _mm512_mask_storeu_epi8(line, ~0ull << misaligned, _mm512_permutexvar_epi8(join, narrow));
+    for (;;) {
+        line += 64;
+        out += 64;
+        *i += 128;
+        __m512i previous = narrow;
+        if (len - *i < 128 || !utf32_bmp_32(src + *i, byte_orders, &narrow)) {
+            _mm512_storeu_si512((void *)(out - 64), _mm512_permutexvar_epi8(in_order, previous));
+            return out;
+        }
+        _mm512_store_si512((void *)line, _mm512_permutex2var_epi8(previous, join, narrow));
+    }
+}
+
 /* UTF-32 -> UTF-16, 16 units (one 64-byte line) per step, after a first
  * partial step that brings src to a 64-byte boundary; runs of the BMP go
  * 32 units per step, narrowed with unsigned saturation (VPACKUSDW, which
@@ -999,9 +1069,6 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
 {
     size_t i = 0;
     uint8_t *out = dst;
-    /* (the 64-bit lanes of PACKUSDW's output in the order of its input) */
-    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-    const __m512i high_5 = _mm512_set1_epi16((short)0xF800), surrogate = _mm512_set1_epi16((short)0xD800);
     const int target_big_endian = byte_orders >> 1 & 1;
     unsigned head = units_to_alignment(src);
     if (head != 0 && len >= 64) {
@@ -1023,22 +1090,10 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
     int bmp_run = 1; /* the last step's units were all in the BMP */
     while (len - i >= 64) {
         if (bmp_run && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (byte_orders & 1) {
-                a = swap_32(a);
-                b = swap_32(b);
-            }
-            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) == 0) {
-                __m512i narrow = _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b));
-                if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(narrow, high_5), surrogate) == 0) {
-                    if (byte_orders & 2)
-                        narrow = swap_16(narrow);
-                    _mm512_storeu_si512((void *)out, narrow);
-                    out += 64;
-                    i += 128;
-                    continue;
-                }
+            uint8_t *run_out = utf32_to_utf16_bmp_run(src, len, &i, byte_orders, out);
+            if (run_out != out) {
+                out = run_out;
+                continue;
             }
         }
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
