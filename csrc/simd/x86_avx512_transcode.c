@@ -483,7 +483,9 @@ static inline __m512i utf8_lanes(__m512i code_point, __m512i keep)
  * given the lanes of `used` at or above 0080 (`two`), 0800 (`three`) and
  * 10000 (`four`): each lane encoded in place, then VPCOMPRESSB keeps the
  * bytes that count.  One whole-vector store: at most 64 bytes for the 16
- * units (64 bytes) read, so within the room the caller has (kernels.h). */
+ * units (64 bytes) read, so within the room the caller has (kernels.h);
+ * put_utf8_last_lanes stores only the bytes that count, for the units
+ * after the last whole vector. */
 static inline uint8_t *put_utf8_lanes(uint8_t *out, __m512i code_point, __mmask16 used,
                                       __mmask16 two, __mmask16 three, __mmask16 four)
 {
@@ -494,6 +496,22 @@ static inline uint8_t *put_utf8_lanes(uint8_t *out, __m512i code_point, __mmask1
     __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
     _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, utf8_lanes(code_point, keep)));
     return out + __builtin_popcountll(kept);
+}
+
+static inline uint8_t *put_utf8_last_lanes(uint8_t *out, __m512i code_point, __mmask16 used)
+{
+    __m512i keep = _mm512_maskz_mov_epi32(used, _mm512_set1_epi32(UTF8_KEEP_1));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x80)),
+                                 _mm512_set1_epi32(UTF8_KEEP_2));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x800)),
+                                 _mm512_set1_epi32(UTF8_KEEP_3));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x10000)),
+                                 _mm512_set1_epi32(UTF8_KEEP_4));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    _mm512_mask_storeu_epi8(out, first_lanes_64(count),
+                            _mm512_maskz_compress_epi8(kept, utf8_lanes(code_point, keep)));
+    return out + count;
 }
 
 /* put_utf8_lanes for any scalar values. */
@@ -792,11 +810,23 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
         if (invalid != 0) {
             unsigned taken = (unsigned)__builtin_ctz(invalid);
             out = put_utf8_any(out, units, first_lanes_16(taken));
-            i += 4 * (size_t)taken;
-            break;
+            *written = (size_t)(out - dst);
+            return i + 4 * (size_t)taken;
         }
         out = put_utf8_lanes(out, units, 0xFFFF, two, three, four);
         i += 64;
+    }
+    /* the whole units after the last whole vector: a masked load, and a
+     * store of only the bytes they give */
+    unsigned last = (unsigned)(len - i) / 4;
+    if (last != 0) {
+        __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
+        if (big_endian)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        out = put_utf8_last_lanes(out, units, first_lanes_16(taken));
+        i += 4 * (size_t)taken;
     }
     *written = (size_t)(out - dst);
     return i;
@@ -961,15 +991,18 @@ size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_ord
  * each, or a pair, lead first (wwww = uuuuu - 1: lead 110110wwwwxxxxxx,
  * trail 110111xxxxxxxxxx), in the lane's low and high halves.  One
  * whole-vector store: at most 64 bytes for the 64 read, within the
- * caller's room (kernels.h). */
+ * caller's room (kernels.h); or, not `whole`, only the bytes that count. */
 static inline uint8_t *put_utf16_from_utf32(uint8_t *out, __m512i units, __mmask16 used,
-                                            __mmask16 supplementary, int big_endian)
+                                            __mmask16 supplementary, int big_endian, int whole)
 {
     if (supplementary == 0) {
         __m256i narrow = _mm512_cvtepi32_epi16(units);
         if (big_endian)
             narrow = swap_16_half(narrow);
-        _mm256_storeu_si256((__m256i *)out, narrow);
+        if (whole)
+            _mm256_storeu_si256((__m256i *)out, narrow);
+        else
+            _mm256_mask_storeu_epi16(out, used, narrow);
         return out + 2 * __builtin_popcount(used);
     }
     /* lead = (u >> 10) + D800 - 40, trail = DC00 | (u & 3FF) */
@@ -985,8 +1018,12 @@ static inline uint8_t *put_utf16_from_utf32(uint8_t *out, __m512i units, __mmask
     }
     /* every lane's low unit counts; its high unit only for a pair */
     uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
-    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi16(kept, lanes));
-    return out + 2 * __builtin_popcount(kept);
+    unsigned count = (unsigned)__builtin_popcount(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi16(kept, lanes));
+    else
+        _mm512_mask_storeu_epi16(out, first_lanes_32(count), _mm512_maskz_compress_epi16(kept, lanes));
+    return out + 2 * count;
 }
 
 /* 32 UTF-32 units at src, in the source byte order: narrowed to 32 UTF-16
@@ -1080,7 +1117,7 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
         __mmask16 used = first_lanes_16(taken);
         out = put_utf16_from_utf32(out, units, used,
                                    _mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x10000)),
-                                   target_big_endian);
+                                   target_big_endian, 1);
         i = 4 * (size_t)taken;
         if (taken < head) {
             *written = (size_t)(out - dst);
@@ -1107,13 +1144,28 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
         if (invalid != 0) {
             unsigned taken = (unsigned)__builtin_ctz(invalid);
             __mmask16 used = first_lanes_16(taken);
-            out = put_utf16_from_utf32(out, units, used, supplementary & used, target_big_endian);
-            i += 4 * (size_t)taken;
-            break;
+            out = put_utf16_from_utf32(out, units, used, supplementary & used, target_big_endian, 1);
+            *written = (size_t)(out - dst);
+            return i + 4 * (size_t)taken;
         }
-        out = put_utf16_from_utf32(out, units, 0xFFFF, supplementary, target_big_endian);
+        out = put_utf16_from_utf32(out, units, 0xFFFF, supplementary, target_big_endian, 1);
         bmp_run = supplementary == 0;
         i += 64;
+    }
+    /* the whole units after the last whole vector: a masked load, and a
+     * store of only the bytes they give */
+    unsigned last = (unsigned)(len - i) / 4;
+    if (last != 0) {
+        __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
+        if (byte_orders & 1)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        __mmask16 used = first_lanes_16(taken);
+        out = put_utf16_from_utf32(out, units, used,
+                                   _mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x10000)),
+                                   target_big_endian, 0);
+        i += 4 * (size_t)taken;
     }
     *written = (size_t)(out - dst);
     return i;
