@@ -200,22 +200,6 @@ static inline vec_t utf8_errors_avx512(const utf8_lookup_constants_avx512 *c, ve
     return _mm512_ternarylogic_epi64(error, continuation_expected, pair, TERNARY_OR_XOR);
 }
 
-/* The errors of the vector at src + i, which is `input`, with the bytes
- * before it read from memory (i >= 3), or taken as ASCII before the text
- * (i == 0). */
-static inline vec_t utf8_errors_at_avx512(const utf8_lookup_constants_avx512 *c, vec_t error,
-                                          const uint8_t *src, size_t i, vec_t input,
-                                          vec_t input_high)
-{
-    if (i == 0) {
-        vec_t zero = vec_splat(0);
-        return utf8_errors_avx512(c, error, input_high, vec_prev(input, zero, 1),
-                                  vec_prev(input, zero, 2), vec_prev(input, zero, 3));
-    }
-    return utf8_errors_avx512(c, error, input_high, vec_load(src + i - 1),
-                              vec_load(src + i - 2), vec_load(src + i - 3));
-}
-
 /* Adds the byte-lane nibble counts into the 64-bit lane totals (code
  * points in `low`, 4-byte leads in `high`). */
 static inline void utf8_census_fold_avx512(vec_t counts, vec_t *low, vec_t *high)
@@ -238,7 +222,36 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
     const utf8_lookup_constants_avx512 c = utf8_lookup_setup_avx512();
     const vec_t zero = vec_splat(0), weights = vec_table(utf8_census_weights);
     vec_t error = zero, counts = zero, code_points = zero, four_byte = zero;
-    size_t i = 0, clean = 0, ascii = 0;
+    /* The vector loop reads from a 64-byte boundary (`start`): a load that
+     * straddles two cache lines costs about twice one that does not, and
+     * runs of ASCII cost little else.  The bytes before it (the head) are
+     * one masked vector, and `before_start` holds them at its end, for the
+     * rules of the first vector (zeros, as ASCII, before the text). */
+    size_t start = (size_t)(-(uintptr_t)src) & (VEC_BYTES - 1);
+    vec_t before_start = zero;
+    if (start != 0 && len >= start + 2 * VEC_BYTES) {
+        __mmask64 in_head = ((__mmask64)1 << start) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        vec_t head_high = _mm512_srli_epi16(head, 4);
+        /* Only the head's own bytes are judged: the zeros after it would
+         * cut its last character off. */
+        vec_t head_error = utf8_errors_avx512(&c, zero, head_high, vec_prev(head, zero, 1),
+                                              vec_prev(head, zero, 2), vec_prev(head, zero, 3));
+        error = _mm512_maskz_mov_epi8(in_head, head_error);
+        if (census != NULL)
+            counts = _mm512_maskz_permutexvar_epi8(in_head, head_high, weights);
+        /* byte k of before_start = head[k + start - 64] (the last `start`
+         * places; the others are never read) */
+        const vec_t iota = _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43,
+            42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
+            21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        before_start = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, vec_splat((uint8_t)start)),
+                                               head);
+    } else {
+        start = 0;
+    }
+    size_t i = start, clean = 0, ascii = 0;
     /* Ill-formed input stops the scan within 8 steps of its first error;
      * locating, the tests come after 1, 2, then every 4 steps (as in
      * utf8_lookup.h, for the error loops that call this from each error to
@@ -250,9 +263,8 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
         if (vec_is_ascii(vec_or(first, second))) {
             /* A character the vector before left unfinished meets ASCII
              * here, which no rule below will see. */
-            if (i != 0)
-                error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
-                                          &c, vec_load(src + i - VEC_BYTES)));
+            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
+                                      &c, i == start ? before_start : vec_load(src + i - VEC_BYTES)));
             size_t run_start = i;
             i += 2 * VEC_BYTES;
             while (len - i >= 4 * VEC_BYTES &&
@@ -264,9 +276,14 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
             continue;
         }
         vec_t first_high = _mm512_srli_epi16(first, 4), second_high = _mm512_srli_epi16(second, 4);
-        error = utf8_errors_at_avx512(&c, error, src, i, first, first_high);
-        error = utf8_errors_avx512(&c, error, second_high,
-                                   vec_load(src + i + VEC_BYTES - 1),
+        if (i == start)
+            error = utf8_errors_avx512(&c, error, first_high, vec_prev(first, before_start, 1),
+                                       vec_prev(first, before_start, 2),
+                                       vec_prev(first, before_start, 3));
+        else
+            error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
+                                       vec_load(src + i - 2), vec_load(src + i - 3));
+        error = utf8_errors_avx512(&c, error, second_high, vec_load(src + i + VEC_BYTES - 1),
                                    vec_load(src + i + VEC_BYTES - 2),
                                    vec_load(src + i + VEC_BYTES - 3));
         if (census != NULL) {
@@ -292,7 +309,7 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
     /* The rest: at most one whole vector, then one padded with zeros
      * (ASCII), so that a character the end cuts off is a lead followed by
      * ASCII, which the pair rules reject. */
-    vec_t before = i == 0 ? zero : vec_load(src + i - VEC_BYTES);
+    vec_t before = i == start ? before_start : vec_load(src + i - VEC_BYTES);
     if (len - i >= VEC_BYTES) {
         vec_t input = vec_load(src + i), input_high = _mm512_srli_epi16(input, 4);
         error = utf8_errors_avx512(&c, error, input_high, vec_prev(input, before, 1),
