@@ -144,13 +144,17 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
  * The rules are utf8_lookup.h's (Keiser & Lemire's nibble tables); what
  * differs is how few instructions a 64-byte vector costs, since the
  * validation, and everything fused with it, is bound by the two ports that
- * execute 512-bit operations:
+ * execute 512-bit operations (measured here: VPERMB, VPALIGNR, VALIGNQ
+ * one per cycle on one port; VPSRLW, VPSUBUSB, VPMOVB2M one per cycle on
+ * the other; VPTERNLOG, VPADDB, VPORD two per cycle, on either):
  *
- *   - the bytes one, two and three places back are loaded from memory
- *     (src + i - 1, - 2, - 3) instead of shifted across lanes (a VALIGNQ
- *     and three VPALIGNR per vector, all on the shuffle port); loads have
- *     ports of their own.  Only the vector at offset 0 shifts, with zeros
- *     (as for ASCII) before the text;
+ *   - the vector loop reads from a 64-byte boundary: an unaligned 64-byte
+ *     load straddles two cache lines and costs about twice an aligned one;
+ *   - of the two vectors of a step, the first takes the bytes one, two and
+ *     three places back as loads from memory (src + i - 1, - 2, - 3: no
+ *     shuffle), the second shifts them out of the first (a VALIGNQ and
+ *     three VPALIGNR).  Loads for both, or shifts for both, measured
+ *     slower: the straddling loads cost more than the shuffles they save;
  *   - the three lookups meet in one VPTERNLOG, and the rule for the third
  *     and fourth bytes joins the running error in another;
  *   - a vector that ends inside a character is checked lazily: only
@@ -283,9 +287,8 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
         else
             error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
                                        vec_load(src + i - 2), vec_load(src + i - 3));
-        error = utf8_errors_avx512(&c, error, second_high, vec_load(src + i + VEC_BYTES - 1),
-                                   vec_load(src + i + VEC_BYTES - 2),
-                                   vec_load(src + i + VEC_BYTES - 3));
+        error = utf8_errors_avx512(&c, error, second_high, vec_prev(second, first, 1),
+                                   vec_prev(second, first, 2), vec_prev(second, first, 3));
         if (census != NULL) {
             counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(first_high, weights));
             counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(second_high, weights));
