@@ -364,11 +364,27 @@ static const uint8_t utf8_utf16_weights[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 
  * at most 2 per step: 127 steps stay below 256. */
 #define UTF8_COUNT_FOLD_STEPS 127
 
+/* How many bytes come before the loop's first 64-byte boundary (0 when the
+ * input is too short for the loop to run from there). */
+static inline size_t utf8_count_head_avx512(const uint8_t *src, size_t len)
+{
+    size_t head = (size_t)(-(uintptr_t)src) & (VEC_BYTES - 1);
+    return len >= head + 4 * VEC_BYTES ? head : 0;
+}
+
 size_t utf8_code_points_avx512(const uint8_t *src, size_t len)
 {
     const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF); /* -65 */
     vec_t totals = zero;
-    size_t i = 0;
+    /* The bytes before a 64-byte boundary first, masked: the loop's loads
+     * then never straddle two cache lines. */
+    size_t i = utf8_count_head_avx512(src, len);
+    if (i != 0) {
+        __mmask64 in_head = ((__mmask64)1 << i) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        totals = _mm512_sad_epu8(_mm512_maskz_mov_epi8(_mm512_cmpgt_epi8_mask(head, above_continuation) & in_head,
+                                                       vec_splat(1)), zero);
+    }
     while (len - i >= 4 * VEC_BYTES) {
         /* four chains of additions, one per vector of a step */
         vec_t a = zero, b = zero, d = zero, e = zero;
@@ -401,7 +417,12 @@ size_t utf8_utf16_units_avx512(const uint8_t *src, size_t len)
 {
     const vec_t zero = vec_splat(0), weights = vec_table(utf8_utf16_weights);
     vec_t totals = zero;
-    size_t i = 0;
+    size_t i = utf8_count_head_avx512(src, len);
+    if (i != 0) {
+        __mmask64 in_head = ((__mmask64)1 << i) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        totals = _mm512_sad_epu8(_mm512_maskz_permutexvar_epi8(in_head, _mm512_srli_epi16(head, 4), weights), zero);
+    }
     while (len - i >= 4 * VEC_BYTES) {
         vec_t a = zero, b = zero, d = zero, e = zero;
         for (unsigned step = 0; step < UTF8_COUNT_FOLD_STEPS && len - i >= 4 * VEC_BYTES;
