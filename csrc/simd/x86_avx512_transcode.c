@@ -27,9 +27,12 @@
  * The input is never trusted: UTF-8 blocks stop before a block that is not
  * well-formed, and UTF-16 / UTF-32 blocks stop before
  * the first unit that is not a scalar value (surrogates, units above
- * 10FFFF) so that every error goes to the scalar readers.  Every store is
- * masked to the bytes actually produced, so nothing past *written is ever
- * touched.
+ * 10FFFF) so that every error goes to the scalar readers.  Stores stay
+ * within the room kernels.h gives a block (the worst case of its input):
+ * the UTF-8 and UTF-16 -> UTF-8 blocks mask every store to the bytes
+ * produced; the blocks from UTF-32 and UTF-16 -> UTF-32 store whole
+ * vectors within the room, and only the bytes produced after the last
+ * whole vector.
  */
 #include "../kernels.h"
 
