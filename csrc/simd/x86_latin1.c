@@ -438,10 +438,10 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
                                                     bytes, upper);
             /* (out <= i: the caller's room holds the whole vector) */
             _mm512_storeu_si512((void *)(dst + out), _mm512_maskz_compress_epi8(keep, narrowed));
-            uint64_t lead = ~(uint64_t)keep;
+            uint64_t lead = ~_cvtmask64_u64(keep);
             misplaced |= continuation ^ (lead << 1 | lead_before);
             lead_before = lead >> 63;
-            out += (size_t)__builtin_popcountll((uint64_t)keep);
+            out += 64 - (size_t)__builtin_popcountll(lead);
             i += 64;
         }
         if (misplaced != 0 || _mm512_cmpge_epu8_mask(largest, c2) != 0) {
