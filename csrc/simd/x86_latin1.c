@@ -421,7 +421,25 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
     const __m512i two = _mm512_set1_epi8(0x02);
     const __m512i upper = _mm512_set1_epi8(0x40);
     narrowing at = {0, 0, 0};
+    int ascii_before = 0; /* the stretch before was all ASCII */
     while (len - at.i >= 64 * NARROW_STRETCH) {
+        if (ascii_before) { /* then this one may be too: copied if it is */
+            const uint8_t *from = src + at.i;
+            __m512i a = _mm512_loadu_si512((const void *)from);
+            __m512i b = _mm512_loadu_si512((const void *)(from + 64));
+            __m512i c = _mm512_loadu_si512((const void *)(from + 128));
+            __m512i d = _mm512_loadu_si512((const void *)(from + 192));
+            if (_mm512_movepi8_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d))) == 0) {
+                uint8_t *to = dst + at.out;
+                _mm512_storeu_si512((void *)to, a);
+                _mm512_storeu_si512((void *)(to + 64), b);
+                _mm512_storeu_si512((void *)(to + 128), c);
+                _mm512_storeu_si512((void *)(to + 192), d);
+                at.i += 64 * NARROW_STRETCH;
+                at.out += 64 * NARROW_STRETCH;
+                continue;
+            }
+        }
         size_t i = at.i, out = at.out;
         uint64_t lead_before = at.lead_before, misplaced = 0;
         __m512i largest = _mm512_setzero_si512();
@@ -454,6 +472,7 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
         at.i = i;
         at.out = out;
         at.lead_before = lead_before;
+        ascii_before = _mm512_movepi8_mask(largest) == 0; /* (byte ^ 02 keeps bit 7) */
     }
     narrow_exactly(src, len, dst, &at);
     /* A lead byte at the end of the input, or before a byte out of place,
