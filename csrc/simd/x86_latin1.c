@@ -21,7 +21,10 @@
  * The sse4 and avx2 blocks store 16 bytes at a time, past the bytes a
  * store produces; each store's excess is overwritten by the next store, and
  * the last is held back and written exactly, so that, as kernels.h asks,
- * exactly dst[0..*written) is written.  The avx512 blocks mask every store.
+ * exactly dst[0..*written) is written.  The avx512 widening masks every
+ * store; the avx512 narrowing stores whole vectors while 64 bytes of input
+ * remain (its output never passes its input, so they are within the
+ * caller's room, as kernels.h allows) and masks the rest.
  */
 #include "../kernels.h"
 
