@@ -293,8 +293,11 @@ static inline uint8_t *put_ascii(uint8_t *out, uint8x16_t block, int big_endian,
     return out + 64;
 }
 
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* Inlined into each of its four callers, so that `big_endian` and `utf16`
+ * are constants there and every test of them is decided at compile time. */
+static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int utf16)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);

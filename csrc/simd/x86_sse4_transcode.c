@@ -266,8 +266,83 @@ static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_
     return 16;
 }
 
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* What the steps below need to know of a block, one bit per byte (signed
+ * byte compares: 80..BF are the bytes below -64, C0..C1 below -62 and not
+ * continuation bytes, E0..FF above -33, F0..FF above -17, A0..BF and ASCII
+ * above -97). */
+typedef struct block_bytes {
+    __m128i is_continuation;
+    uint32_t non_ascii;    /* 80..FF */
+    uint32_t continuation; /* 80..BF */
+    uint32_t leads;        /* C0..FF: bytes that begin a character of two or more bytes */
+    uint32_t three;        /* E0..FF */
+    uint32_t four;         /* F0..FF */
+} block_bytes;
+
+static inline block_bytes block_bytes_of(__m128i block, uint32_t non_ascii)
+{
+    block_bytes bytes;
+    bytes.is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+    bytes.non_ascii = non_ascii;
+    bytes.continuation = byte_mask(bytes.is_continuation);
+    bytes.leads = non_ascii & ~bytes.continuation;
+    bytes.three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
+    bytes.four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
+    return bytes;
+}
+
+/* Characters of one, two and three bytes mixed (bytes.four is 0), as in
+ * Korean, Hindi or Thai words between ASCII spaces, or CJK text between
+ * ASCII markup: every character that starts in bytes 0..13 ends in the
+ * block, so the step consumes 14..16 bytes.  Checked against Table 3-7 as
+ * the general step is, less the rows of F0..F4: C2..DF lead one
+ * continuation byte, E0..EF two (E0: A0..BF first; ED: 80..9F first); C0
+ * and C1 begin no row.  Returns 0 if the block is not well-formed there,
+ * for the scalar reader. */
+#define MIXED_LAST_LEAD 13
+
+static inline size_t mixed_step(__m128i block, block_bytes bytes, byte_writer *writer, int big_endian,
+                                int utf16)
+{
+    uint32_t starts = ~bytes.continuation & 0xFFFF;
+    size_t consumed = MIXED_LAST_LEAD + 1 + (size_t)__builtin_ctz((starts >> (MIXED_LAST_LEAD + 1)) | 4);
+    uint32_t taken = starts & ((2u << MIXED_LAST_LEAD) - 1);
+    uint32_t in_block = (1u << consumed) - 1;
+    if (((bytes.leads & taken) << 1 | (bytes.three & taken) << 2) != (bytes.continuation & in_block))
+        return 0;
+    /* bit k: byte k + 1 is A0..BF (it is a continuation byte where it is
+     * checked: after a lead byte) */
+    uint32_t upper_second = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-97))) >> 1;
+    uint32_t e0 = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)));
+    uint32_t ed = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)));
+    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & bytes.leads;
+    if (((e0 & ~upper_second) | (ed & upper_second) | c0_or_c1) & taken)
+        return 0;
+    /* At each character's last byte: low byte yyxxxxxx, high byte zzzzyyyy
+     * (16-bit shifts; the bits they carry across bytes are masked off). */
+    __m128i is_continuation = bytes.is_continuation;
+    __m128i continued = _mm_and_si128(is_continuation, byte_before(is_continuation));
+    __m128i before = _mm_and_si128(byte_before(block), is_continuation);
+    __m128i two_before = _mm_and_si128(byte_two_before(block), continued);
+    __m128i low = _mm_or_si128(_mm_and_si128(block, _mm_set1_epi8(0x7F)),
+                               _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+    __m128i high = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x0F)),
+                                _mm_and_si128(_mm_slli_epi16(two_before, 4), _mm_set1_epi8((char)0xF0)));
+    uint32_t last = ~(bytes.continuation >> 1) & in_block;
+    int swap = utf16 && big_endian;
+    __m128i zero = _mm_setzero_si128();
+    put_units(writer, swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high), zero, last & 0xFF,
+              big_endian, utf16);
+    put_units(writer, swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high), zero, last >> 8,
+              big_endian, utf16);
+    return consumed;
+}
+
+/* Inlined into each of its four callers, so that `big_endian` and `utf16`
+ * are constants there and every test of them is decided at compile time. */
+static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int utf16)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
@@ -296,11 +371,23 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
             i += 16;
             continue;
         }
-        size_t fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
-        if (fast == 0)
-            fast = three_byte_step(block, &writer, big_endian, utf16);
-        if (fast == 0)
-            fast = four_byte_step(block, &writer, big_endian, utf16);
+        size_t fast;
+        block_bytes bytes = block_bytes_of(block, (uint32_t)_mm_movemask_epi8(block));
+        if (bytes.four == 0) { /* characters of one, two and three bytes */
+            if (bytes.three == 0)
+                fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
+            else if ((bytes.continuation & 0x7FFF) == 0x6DB6)
+                fast = three_byte_step(block, &writer, big_endian, utf16);
+            else
+                fast = 0;
+            if (fast == 0)
+                fast = mixed_step(block, bytes, &writer, big_endian, utf16);
+            if (fast == 0)
+                break; /* not well-formed: the general step would stop here too */
+            i += fast;
+            continue;
+        }
+        fast = four_byte_step(block, &writer, big_endian, utf16);
         if (fast != 0) {
             i += fast;
             continue;
