@@ -167,21 +167,46 @@ static inline void put_units(byte_writer *writer, __m128i units, __m128i tops, u
  * general step.  Each returns the bytes it consumed, 0 if the block is not
  * its kind. */
 
+/* What the steps below need to know of a block, one bit per byte (signed
+ * byte compares: 80..BF are the bytes below -64, C0..C1 below -62 and not
+ * continuation bytes, E0..FF above -33, F0..FF above -17, A0..BF and ASCII
+ * above -97). */
+typedef struct block_bytes {
+    __m128i is_continuation;
+    uint32_t non_ascii;    /* 80..FF */
+    uint32_t continuation; /* 80..BF */
+    uint32_t leads;        /* C0..FF: bytes that begin a character of two or more bytes */
+    uint32_t three;        /* E0..FF */
+    uint32_t four;         /* F0..FF */
+} block_bytes;
+
+static inline block_bytes block_bytes_of(__m128i block, uint32_t non_ascii)
+{
+    block_bytes bytes;
+    bytes.is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+    bytes.non_ascii = non_ascii;
+    bytes.continuation = byte_mask(bytes.is_continuation);
+    bytes.leads = non_ascii & ~bytes.continuation;
+    bytes.three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
+    bytes.four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
+    return bytes;
+}
+
 /* Characters of one or two bytes only (no byte E0..FF), as in Cyrillic,
  * Greek, Arabic or Hebrew text: every C2..DF lead byte has one continuation
  * byte after it; C0 and C1 begin no row.  A lead byte in byte 15 waits for
  * the next step. */
-static inline size_t one_or_two_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+static inline size_t one_or_two_byte_step(__m128i block, block_bytes bytes, byte_writer *writer, int big_endian,
+                                          int utf16)
 {
-    if (byte_mask(at_least(block, 0xE0)) != 0)
+    if (bytes.three != 0)
         return 0;
-    __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-    uint32_t continuation = byte_mask(is_continuation);
-    uint32_t leads = byte_mask(at_least(block, 0xC0));
+    __m128i is_continuation = bytes.is_continuation;
+    uint32_t continuation = bytes.continuation, leads = bytes.leads;
     size_t consumed = 16 - (leads >> 15);
     uint32_t in_block = (1u << consumed) - 1;
-    __m128i c0_or_c1 = _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0));
-    if (((leads << 1) & 0xFFFF) != continuation || (byte_mask(c0_or_c1) & in_block) != 0)
+    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & leads;
+    if (((leads << 1) & 0xFFFF) != continuation || (c0_or_c1 & in_block) != 0)
         return 0;
     /* at each character's last byte: low byte yyxxxxxx, high byte 00000yyy */
     __m128i before = _mm_and_si128(byte_before(block), is_continuation);
@@ -264,31 +289,6 @@ static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_
         byte_writer_put(writer, big_endian ? swap_32(code_point) : code_point, 16);
     }
     return 16;
-}
-
-/* What the steps below need to know of a block, one bit per byte (signed
- * byte compares: 80..BF are the bytes below -64, C0..C1 below -62 and not
- * continuation bytes, E0..FF above -33, F0..FF above -17, A0..BF and ASCII
- * above -97). */
-typedef struct block_bytes {
-    __m128i is_continuation;
-    uint32_t non_ascii;    /* 80..FF */
-    uint32_t continuation; /* 80..BF */
-    uint32_t leads;        /* C0..FF: bytes that begin a character of two or more bytes */
-    uint32_t three;        /* E0..FF */
-    uint32_t four;         /* F0..FF */
-} block_bytes;
-
-static inline block_bytes block_bytes_of(__m128i block, uint32_t non_ascii)
-{
-    block_bytes bytes;
-    bytes.is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-    bytes.non_ascii = non_ascii;
-    bytes.continuation = byte_mask(bytes.is_continuation);
-    bytes.leads = non_ascii & ~bytes.continuation;
-    bytes.three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
-    bytes.four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
-    return bytes;
 }
 
 /* Characters of one, two and three bytes mixed (bytes.four is 0), as in
@@ -375,7 +375,7 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
         block_bytes bytes = block_bytes_of(block, (uint32_t)_mm_movemask_epi8(block));
         if (bytes.four == 0) { /* characters of one, two and three bytes */
             if (bytes.three == 0)
-                fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
+                fast = one_or_two_byte_step(block, bytes, &writer, big_endian, utf16);
             else if ((bytes.continuation & 0x7FFF) == 0x6DB6)
                 fast = three_byte_step(block, &writer, big_endian, utf16);
             else
@@ -575,6 +575,37 @@ static inline void put_one_or_two_bytes(byte_writer *writer, __m128i units)
     byte_writer_put(writer, bytes, 8 + (unsigned)__builtin_popcount(lanes));
 }
 
+/* Writes eight units that are not surrogates, of one, two and three bytes
+ * mixed (Table 3-6), as in CJK or Thai text between ASCII: the first two
+ * bytes of each character are built in 16-bit lanes, the third in
+ * another, the two interleaved into four 32-bit lanes per half, lead byte
+ * first, and the bytes used gathered with utfkit_lane_prefixes. */
+static inline void put_bmp_units(byte_writer *writer, __m128i units)
+{
+    const __m128i six_bits = _mm_set1_epi16(0x3F);
+    __m128i is_two = _mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x80)), units);
+    __m128i is_three = _mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x800)), units);
+    /* 110yyyyy 10xxxxxx */
+    __m128i two = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(units, 6), _mm_slli_epi16(_mm_and_si128(units, six_bits), 8)),
+                               _mm_set1_epi16((short)0x80C0));
+    /* 1110zzzz 10yyyyyy, then 10xxxxxx */
+    __m128i three = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16(units, 12), _mm_and_si128(_mm_slli_epi16(units, 2), _mm_set1_epi16(0x3F00))),
+        _mm_set1_epi16((short)0x80E0));
+    __m128i third = _mm_or_si128(_mm_and_si128(units, six_bits), _mm_set1_epi16(0x80));
+    __m128i first_two = _mm_blendv_epi8(_mm_blendv_epi8(units, two, is_two), three, is_three);
+    /* bits 0..7: two bytes or more, bits 8..15: three, one per unit */
+    unsigned lengths = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(is_two, is_three));
+    unsigned low_code = (unsigned)two_bits_per_lane[lengths & 0xF] + two_bits_per_lane[lengths >> 8 & 0xF];
+    unsigned high_code = (unsigned)two_bits_per_lane[lengths >> 4 & 0xF] + two_bits_per_lane[lengths >> 12];
+    __m128i low = _mm_shuffle_epi8(_mm_unpacklo_epi16(first_two, third),
+                                   _mm_load_si128((const __m128i *)utfkit_lane_prefixes[low_code]));
+    __m128i high = _mm_shuffle_epi8(_mm_unpackhi_epi16(first_two, third),
+                                    _mm_load_si128((const __m128i *)utfkit_lane_prefixes[high_code]));
+    byte_writer_put(writer, low, utfkit_lane_prefixes_length[low_code]);
+    byte_writer_put(writer, high, utfkit_lane_prefixes_length[high_code]);
+}
+
 /* Writes eight units 800..FFFF that are not surrogates (Table 3-6: three
  * bytes each, 1110zzzz 10yyyyyy 10xxxxxx). */
 static inline void put_three_bytes(byte_writer *writer, __m128i units)
@@ -677,8 +708,7 @@ size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
                 put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
                          _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
         } else {
-            put_utf8(&writer, _mm_cvtepu16_epi32(units), previous, 4, 0, 0);
-            put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), previous, 4, 0, 0);
+            put_bmp_units(&writer, units);
         }
         i += 2 * taken;
     }
