@@ -167,42 +167,21 @@ static inline void put_units(byte_writer *writer, __m128i units, __m128i tops, u
  * general step.  Each returns the bytes it consumed, 0 if the block is not
  * its kind. */
 
-/* What the steps below need to know of a block, one bit per byte (signed
- * byte compares: 80..BF are the bytes below -64, C0..C1 below -62 and not
- * continuation bytes, E0..FF above -33, F0..FF above -17, A0..BF and ASCII
- * above -97). */
-typedef struct block_bytes {
-    __m128i is_continuation;
-    uint32_t non_ascii;    /* 80..FF */
-    uint32_t continuation; /* 80..BF */
-    uint32_t leads;        /* C0..FF: bytes that begin a character of two or more bytes */
-    uint32_t three;        /* E0..FF */
-    uint32_t four;         /* F0..FF */
-} block_bytes;
+/* The steps below share what the caller found out about the block, one
+ * bit per byte, by signed byte compares (80..BF are the bytes below -64,
+ * C0 and C1 the other bytes below -62, E0..FF the bytes above -33 that
+ * are not ASCII, F0..FF those above -17, A0..BF and ASCII those above -97):
+ * `non_ascii` 80..FF, `continuation` 80..BF (and `is_continuation` as
+ * vector), `three` E0..FF. */
 
-static inline block_bytes block_bytes_of(__m128i block, uint32_t non_ascii)
-{
-    block_bytes bytes;
-    bytes.is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-    bytes.non_ascii = non_ascii;
-    bytes.continuation = byte_mask(bytes.is_continuation);
-    bytes.leads = non_ascii & ~bytes.continuation;
-    bytes.three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
-    bytes.four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
-    return bytes;
-}
-
-/* Characters of one or two bytes only (no byte E0..FF), as in Cyrillic,
+/* Characters of one or two bytes only (the caller saw no byte E0..FF), as in Cyrillic,
  * Greek, Arabic or Hebrew text: every C2..DF lead byte has one continuation
  * byte after it; C0 and C1 begin no row.  A lead byte in byte 15 waits for
  * the next step. */
-static inline size_t one_or_two_byte_step(__m128i block, block_bytes bytes, byte_writer *writer, int big_endian,
-                                          int utf16)
+static inline size_t one_or_two_byte_step(__m128i block, __m128i is_continuation, uint32_t continuation,
+                                          uint32_t non_ascii, byte_writer *writer, int big_endian, int utf16)
 {
-    if (bytes.three != 0)
-        return 0;
-    __m128i is_continuation = bytes.is_continuation;
-    uint32_t continuation = bytes.continuation, leads = bytes.leads;
+    uint32_t leads = non_ascii & ~continuation;
     size_t consumed = 16 - (leads >> 15);
     uint32_t in_block = (1u << consumed) - 1;
     uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & leads;
@@ -291,7 +270,7 @@ static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_
     return 16;
 }
 
-/* Characters of one, two and three bytes mixed (bytes.four is 0), as in
+/* Characters of one, two and three bytes mixed (no byte F0..FF), as in
  * Korean, Hindi or Thai words between ASCII spaces, or CJK text between
  * ASCII markup: every character that starts in bytes 0..13 ends in the
  * block, so the step consumes 14..16 bytes.  Checked against Table 3-7 as
@@ -301,26 +280,27 @@ static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_
  * for the scalar reader. */
 #define MIXED_LAST_LEAD 13
 
-static inline size_t mixed_step(__m128i block, block_bytes bytes, byte_writer *writer, int big_endian,
+static inline size_t mixed_step(__m128i block, __m128i is_continuation, uint32_t continuation,
+                                uint32_t non_ascii, uint32_t three, byte_writer *writer, int big_endian,
                                 int utf16)
 {
-    uint32_t starts = ~bytes.continuation & 0xFFFF;
+    uint32_t leads = non_ascii & ~continuation;
+    uint32_t starts = ~continuation & 0xFFFF;
     size_t consumed = MIXED_LAST_LEAD + 1 + (size_t)__builtin_ctz((starts >> (MIXED_LAST_LEAD + 1)) | 4);
     uint32_t taken = starts & ((2u << MIXED_LAST_LEAD) - 1);
     uint32_t in_block = (1u << consumed) - 1;
-    if (((bytes.leads & taken) << 1 | (bytes.three & taken) << 2) != (bytes.continuation & in_block))
+    if (((leads & taken) << 1 | (three & taken) << 2) != (continuation & in_block))
         return 0;
     /* bit k: byte k + 1 is A0..BF (it is a continuation byte where it is
      * checked: after a lead byte) */
     uint32_t upper_second = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-97))) >> 1;
     uint32_t e0 = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)));
     uint32_t ed = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)));
-    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & bytes.leads;
+    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & leads;
     if (((e0 & ~upper_second) | (ed & upper_second) | c0_or_c1) & taken)
         return 0;
     /* At each character's last byte: low byte yyxxxxxx, high byte zzzzyyyy
      * (16-bit shifts; the bits they carry across bytes are masked off). */
-    __m128i is_continuation = bytes.is_continuation;
     __m128i continued = _mm_and_si128(is_continuation, byte_before(is_continuation));
     __m128i before = _mm_and_si128(byte_before(block), is_continuation);
     __m128i two_before = _mm_and_si128(byte_two_before(block), continued);
@@ -328,7 +308,7 @@ static inline size_t mixed_step(__m128i block, block_bytes bytes, byte_writer *w
                                _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
     __m128i high = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x0F)),
                                 _mm_and_si128(_mm_slli_epi16(two_before, 4), _mm_set1_epi8((char)0xF0)));
-    uint32_t last = ~(bytes.continuation >> 1) & in_block;
+    uint32_t last = ~(continuation >> 1) & in_block;
     int swap = utf16 && big_endian;
     __m128i zero = _mm_setzero_si128();
     put_units(writer, swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high), zero, last & 0xFF,
@@ -371,17 +351,23 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             i += 16;
             continue;
         }
-        size_t fast;
-        block_bytes bytes = block_bytes_of(block, (uint32_t)_mm_movemask_epi8(block));
-        if (bytes.four == 0) { /* characters of one, two and three bytes */
-            if (bytes.three == 0)
-                fast = one_or_two_byte_step(block, bytes, &writer, big_endian, utf16);
-            else if ((bytes.continuation & 0x7FFF) == 0x6DB6)
-                fast = three_byte_step(block, &writer, big_endian, utf16);
-            else
-                fast = 0;
-            if (fast == 0)
-                fast = mixed_step(block, bytes, &writer, big_endian, utf16);
+        uint32_t non_ascii = (uint32_t)_mm_movemask_epi8(block);
+        __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+        uint32_t continuation = byte_mask(is_continuation);
+        uint32_t three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
+        size_t fast = 0;
+        if (three == 0)
+            fast = one_or_two_byte_step(block, is_continuation, continuation, non_ascii, &writer, big_endian,
+                                        utf16);
+        else if ((continuation & 0x7FFF) == 0x6DB6)
+            fast = three_byte_step(block, &writer, big_endian, utf16);
+        if (fast != 0) {
+            i += fast;
+            continue;
+        }
+        if ((byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii) == 0) {
+            /* no byte F0..FF: characters of one, two and three bytes */
+            fast = mixed_step(block, is_continuation, continuation, non_ascii, three, &writer, big_endian, utf16);
             if (fast == 0)
                 break; /* not well-formed: the general step would stop here too */
             i += fast;
@@ -392,9 +378,6 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             i += fast;
             continue;
         }
-        /* 80..BF are the signed bytes below -64 */
-        __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-        uint32_t continuation = byte_mask(is_continuation);
         uint32_t leads = ~continuation;
         size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
         uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
@@ -402,9 +385,8 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
         /* Table 3-7: C0..DF lead one continuation byte, E0..EF two, F0..F4
          * three; then the rows with a narrower second byte. */
         uint32_t two = byte_mask(at_least(block, 0xC0)) & taken;
-        uint32_t three = byte_mask(at_least(block, 0xE0)) & taken;
         uint32_t four = byte_mask(at_least(block, 0xF0)) & taken;
-        if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+        if ((two << 1 | (three & taken) << 2 | four << 3) != (continuation & in_block))
             break;
         __m128i second = byte_after(block);
         __m128i narrow = _mm_or_si128(
