@@ -150,6 +150,12 @@ static const utfkit_kernel kernels[] = {
         .utf16_surrogates = utf16_surrogates_scalar,
         .utf32_utf8_length = utf32_utf8_length_scalar,
         .utf32_supplementary = utf32_supplementary_scalar,
+        .utf8_to_utf16 = utfkit_utf8_to_utf16_neon,
+        .utf8_to_utf32 = utfkit_utf8_to_utf32_neon,
+        .utf16_to_utf8 = utfkit_utf16_to_utf8_neon,
+        .utf32_to_utf8 = utfkit_utf32_to_utf8_neon,
+        .utf16_to_utf32 = utfkit_utf16_to_utf32_neon,
+        .utf32_to_utf16 = utfkit_utf32_to_utf16_neon,
 #endif
     },
 };

@@ -58,7 +58,7 @@ enum utfkit_cpu_feature {
 #undef UTFKIT_CPU_FEATURE_BIT
 };
 
-/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
+/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c, arm_neon_transcode.c) ----
  *
  * Each converts a prefix of src[0..len) and returns its length in bytes;
  * *written receives the bytes written: the output is dst[0..*written).  The
@@ -236,6 +236,7 @@ UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)
 #if defined(__aarch64__)
 #define UTFKIT_AARCH64 1
 UTFKIT_DECLARE_KERNEL(neon)
+UTFKIT_DECLARE_TRANSCODERS(neon)
 #endif
 
 #endif /* UTFKIT_KERNELS_H */
