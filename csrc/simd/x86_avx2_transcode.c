@@ -634,8 +634,10 @@ static inline __m256i paired_code_points(__m256i pairs)
  * 36 bytes of input left, whose worst case, 54 bytes, covers that. */
 #define UTF16_STEP_INPUT 36
 
-size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
+/* (Always inlined: each caller's constant `big_endian` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len, int big_endian,
+                                                        uint8_t *dst, size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -723,8 +725,16 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
+{
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
+}
+
+/* (Always inlined: each caller's constant `big_endian` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
+                                                        uint8_t *dst, size_t *written)
 {
     /* Every step stores at most as far as the worst case of what it reads
      * (4 bytes per unit, Table 3-6): 32 bytes for 8 units, 52 for 16. */
@@ -819,6 +829,12 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written) : utf32_to_utf8(src, len, 0, dst, written);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
