@@ -844,19 +844,60 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
  * of the BMP and joins surrogate pairs (utf16_read_pairs); UTF-32 -> UTF-16
  * splits the supplementary scalar values into pairs (Table 3-5). */
 
-size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
-                                  size_t *written)
+/* (Always inlined: each caller's constant `byte_orders` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf32(const uint8_t *src, size_t len,
+                                                                   int byte_orders, uint8_t *dst,
+                                                                   size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
     int target_big_endian = byte_orders >> 1 & 1;
+    const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
     while (len - i >= 32) {
+        /* thirty-two units of the BMP, one code point each, at a time */
+        while (len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (byte_orders & 1) {
+                a = swap_16(a);
+                b = swap_16(b);
+            }
+            __m256i surrogates = _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(a, high_5), surrogate),
+                                                 _mm256_cmpeq_epi16(_mm256_and_si256(b, high_5), surrogate));
+            if (!_mm256_testz_si256(surrogates, surrogates))
+                break;
+            __m256i wide[4] = {_mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)),
+                               _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)),
+                               _mm256_cvtepu16_epi32(_mm256_castsi256_si128(b)),
+                               _mm256_cvtepu16_epi32(_mm256_extracti128_si256(b, 1))};
+            for (int k = 0; k < 4; k++)
+                _mm256_storeu_si256((__m256i *)(out + 32 * k), target_big_endian ? swap_32(wide[k]) : wide[k]);
+            out += 128;
+            i += 64;
+        }
+        /* eight surrogate pairs (lead, trail, lead, ...) at a time: eight
+         * code points */
+        while (len - i >= 32) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (byte_orders & 1)
+                units = swap_16(units);
+            __m256i paired = _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFC00FC00)),
+                                                _mm256_set1_epi32((int)0xDC00D800));
+            if (_mm256_movemask_epi8(paired) != -1)
+                break;
+            __m256i code_points = paired_code_points(units);
+            _mm256_storeu_si256((__m256i *)out, target_big_endian ? swap_32(code_points) : code_points);
+            out += 32;
+            i += 32;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (byte_orders & 1)
             units = swap_16(units);
-        uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
-            _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
-        if (surrogate == 0) { /* sixteen units of the BMP, one code point each */
+        uint32_t surrogates = byte_mask(_mm256_cmpeq_epi16(_mm256_and_si256(units, high_5), surrogate));
+        if (surrogates == 0) { /* sixteen units of the BMP */
             __m256i first = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units));
             __m256i second = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1));
             if (target_big_endian) {
@@ -884,6 +925,17 @@ size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_order
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf16_to_utf32(src, len, 0, dst, written);
+    case 1: return utf16_to_utf32(src, len, 1, dst, written);
+    case 2: return utf16_to_utf32(src, len, 2, dst, written);
+    default: return utf16_to_utf32(src, len, 3, dst, written);
+    }
 }
 
 /* UTF-32 -> UTF-16 of eight lanes of which the first `taken` are scalar
@@ -947,6 +999,25 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
             _mm256_storeu_si256((__m256i *)out, narrow);
             out += 32;
             i += 64;
+        }
+        /* Eight supplementary code points (10000..10FFFF) at a time: eight
+         * surrogate pairs, lead in the low half of each 32-bit lane */
+        while (len - i >= 32) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (byte_orders & 1)
+                units = swap_32(units);
+            __m256i offset = _mm256_sub_epi32(units, _mm256_set1_epi32(0x10000));
+            if (!_mm256_testz_si256(offset, _mm256_set1_epi32((int)0xFFF00000)))
+                break;
+            __m256i pairs = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32(offset, 10),
+                                _mm256_slli_epi32(_mm256_and_si256(offset, _mm256_set1_epi32(0x3FF)), 16)),
+                _mm256_set1_epi32((int)0xDC00D800));
+            if (byte_orders & 2)
+                pairs = swap_16(pairs);
+            _mm256_storeu_si256((__m256i *)out, pairs);
+            out += 32;
+            i += 32;
         }
         if (len - i < 32)
             break;
