@@ -854,6 +854,22 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf32(const uint8_t
     uint8_t *out = dst;
     int target_big_endian = byte_orders >> 1 & 1;
     const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
+    if (len >= 32 && ((uintptr_t)out & 3) == 0 && ((uintptr_t)out & 31) != 0) {
+        /* The units up to the output's next 32-byte boundary first, if
+         * they are of the BMP, so that the stores below do not straddle
+         * cache lines. */
+        __m128i units = _mm_loadu_si128((const __m128i *)src);
+        if (byte_orders & 1)
+            units = _mm_shuffle_epi8(units, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
+                                              _mm_set1_epi16((short)0xD800))) == 0) {
+            __m256i wide = _mm256_cvtepu16_epi32(units);
+            _mm256_storeu_si256((__m256i *)out, target_big_endian ? swap_32(wide) : wide);
+            size_t units_to_boundary = (32 - ((uintptr_t)out & 31)) / 4;
+            out += 4 * units_to_boundary;
+            i += 2 * units_to_boundary;
+        }
+    }
     while (len - i >= 32) {
         /* thirty-two units of the BMP, one code point each, at a time */
         while (len - i >= 64) {
@@ -976,6 +992,27 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
     size_t i = 0;
     uint8_t *out = dst;
     int narrow_next = 1; /* tried again after a step with only BMP units */
+    if (len >= 64 && ((uintptr_t)out & 1) == 0 && ((uintptr_t)out & 31) != 0) {
+        /* The units up to the output's next 32-byte boundary first, if
+         * they are of the BMP and not surrogates, so that the stores below
+         * do not straddle cache lines. */
+        __m256i a = _mm256_loadu_si256((const __m256i *)src);
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + 32));
+        if (byte_orders & 1) {
+            a = swap_32(a);
+            b = swap_32(b);
+        }
+        __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+        __m256i is_surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(narrow, _mm256_set1_epi16((short)0xF800)),
+                                                  _mm256_set1_epi16((short)0xD800));
+        if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)) &&
+            _mm256_testz_si256(is_surrogate, is_surrogate)) {
+            _mm256_storeu_si256((__m256i *)out, byte_orders & 2 ? swap_16(narrow) : narrow);
+            size_t units_to_boundary = (32 - ((uintptr_t)out & 31)) / 2;
+            out += 2 * units_to_boundary;
+            i += 4 * units_to_boundary;
+        }
+    }
     while (len - i >= 32) {
         /* Sixteen units of the BMP that are not surrogates at a time, one
          * unit each way: narrowed with saturation (PACKUSDW), which leaves
