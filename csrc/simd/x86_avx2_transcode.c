@@ -15,19 +15,23 @@
  *     and the code units at last bytes are packed 8 positions at a time (a
  *     surrogate pair takes the last two bytes of its character).  Blocks
  *     that are not well-formed go to the scalar reader.
- *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
- *     lane, lead byte first (Table 3-6), and the first 1..4 bytes of four
- *     lanes are gathered per PSHUFB.  UTF-16 surrogate pairs are joined
- *     into one lane first (utf16_read_pairs); an unpaired surrogate (D91)
- *     and a UTF-32 unit that is not a scalar value (D90) stop the block
- *     there.
+ *   UTF-16 / UTF-32 -> UTF-8, 16 units per step: units of the BMP that are
+ *     not surrogates are encoded in their 16-bit lanes (the first two bytes;
+ *     the third in a second vector), interleaved into 32-bit lanes lead
+ *     byte first (Table 3-6), and the first 1..3 bytes of four lanes are
+ *     gathered per PSHUFB; runs of ASCII, of units below 0800 and of
+ *     supplementary characters have steps of their own.  UTF-16 surrogate
+ *     pairs are joined into one lane first (utf16_read_pairs); an unpaired
+ *     surrogate (D91) and a UTF-32 unit that is not a scalar value (D90)
+ *     stop the block there.
+ *   UTF-16 <-> UTF-32: units of the BMP widened or narrowed directly, pairs
+ *     joined or split (Table 3-5).
  *
- * Nothing past *written changes (see byte_writer); whole 16-byte stores
- * stay inside the room kernels.h promises (the worst-case output of the
- * whole input).
+ * UTF-8 -> UTF-16 output goes through byte_writer (x86_byte_writer.h):
+ * nothing past *written changes.  The other blocks store whole vectors at
+ * the end of their output, within the room kernels.h promises (the
+ * worst-case output of the whole input: each step says how far it reaches).
  */
-#include <string.h>
-
 #include "../kernels.h"
 
 #if defined(UTFKIT_X86_64)
@@ -43,55 +47,7 @@
 #pragma GCC target("avx2,bmi2,popcnt")
 #endif
 
-/* Variable-length output, 16-byte vectors of which the first `count`
- * bytes count.  Each vector is stored whole only once the next one is
- * known, whose store then covers the first one's surplus bytes; the last
- * one is copied exactly (byte_writer_finish), so nothing past the output
- * changes.  (Storing each exactly would mean reading back bytes just
- * stored, which stalls store forwarding.) */
-typedef struct byte_writer {
-    uint8_t *out;
-    __m128i pending;
-    unsigned count;
-} byte_writer;
-
-static inline byte_writer byte_writer_at(uint8_t *out)
-{
-    byte_writer writer = {out, _mm_setzero_si128(), 0};
-    return writer;
-}
-
-static inline void byte_writer_put(byte_writer *writer, __m128i bytes, unsigned count)
-{
-    if (count == 0)
-        return;
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-    }
-    writer->pending = bytes;
-    writer->count = count;
-}
-
-/* Stores what is pending whole, for a store of at least 16 bytes at the
- * returned address to follow. */
-static inline uint8_t *byte_writer_before_wide_store(byte_writer *writer)
-{
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-        writer->count = 0;
-    }
-    return writer->out;
-}
-
-static inline uint8_t *byte_writer_finish(byte_writer *writer)
-{
-    uint8_t bytes[16];
-    _mm_storeu_si128((__m128i *)bytes, writer->pending);
-    memcpy(writer->out, bytes, writer->count);
-    return writer->out + writer->count;
-}
+#include "x86_byte_writer.h"
 
 static inline __m256i swap_16(__m256i v)
 {
@@ -557,16 +513,6 @@ static inline uint8_t *put_utf8_bmp(uint8_t *out, __m256i units)
     out = put_lane_prefixes(out, _mm256_castsi256_si128(lanes_high), code >> 8 & 0xFF);
     out = put_lane_prefixes(out, _mm256_extracti128_si256(lanes_low, 1), code >> 16 & 0xFF);
     return put_lane_prefixes(out, _mm256_extracti128_si256(lanes_high, 1), code >> 24);
-}
-
-/* Sixteen 16-bit units of the BMP, none a surrogate, some not ASCII, as
- * UTF-8 by the narrowest step that takes them all.  The stores reach at
- * most 52 bytes past out. */
-static inline uint8_t *put_bmp_units(uint8_t *out, __m256i units)
-{
-    if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800)))
-        return put_utf8_below_800(out, units);
-    return put_utf8_bmp(out, units);
 }
 
 /* ---- UTF-16 with surrogate pairs (D91, Table 3-5) ----
