@@ -576,7 +576,7 @@ static inline __m256i paired_code_points(__m256i pairs)
 }
 
 /* Sixteen units are read per step, and their output (48 bytes at most)
- * may be stored up to 52 bytes on (put_bmp_units): a step starts only with
+ * may be stored up to 52 bytes on (put_utf8_bmp): a step starts only with
  * 36 bytes of input left, whose worst case, 54 bytes, covers that. */
 #define UTF16_STEP_INPUT 36
 
