@@ -10,8 +10,10 @@
  * rounds.
  *
  * Usage: ops_driver KERNEL OPERATION ROUNDS FILE
- * Operations: validate count 8to16 8to32 16to8 32to8 16to32 32to16
- *             len8to16 len16to8 tlen8to16 tlen16to8
+ * Operations: validate valid16 sanit16 count 8to16 8to32 16to8 32to8 16to32
+ *             32to16 len8to16 len8to32 len16to8 len32to8 tlen8to16 tlen16to8
+ * (valid16: UTF-16LE validation; sanit16: UTF-16LE -> UTF-16LE with
+ * REPLACE; len8to32 is 4 x the code points of well-formed UTF-8.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +25,14 @@ typedef struct operation {
     const char *name;
     int input;  /* the form it reads */
     int output; /* the form it writes, or -1 */
-    int kind;   /* 0 transcode, 1 validate, 2 count, 3 well-formed length, 4 transcoded length */
+    int kind;   /* 0 transcode, 1 validate, 2 count, 3 well-formed length, 4 transcoded length,
+                   5 transcode with REPLACE */
 } operation;
 
 static const operation operations[] = {
     {"validate", UTFKIT_UTF8, -1, 1},
+    {"valid16", UTFKIT_UTF16LE, -1, 1},
+    {"sanit16", UTFKIT_UTF16LE, UTFKIT_UTF16LE, 5},
     {"count", UTFKIT_UTF8, -1, 2},
     {"8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 0},
     {"8to32", UTFKIT_UTF8, UTFKIT_UTF32LE, 0},
@@ -36,7 +41,9 @@ static const operation operations[] = {
     {"16to32", UTFKIT_UTF16LE, UTFKIT_UTF32LE, 0},
     {"32to16", UTFKIT_UTF32LE, UTFKIT_UTF16LE, 0},
     {"len8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 3},
+    {"len8to32", UTFKIT_UTF8, UTFKIT_UTF32LE, 3},
     {"len16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 3},
+    {"len32to8", UTFKIT_UTF32LE, UTFKIT_UTF8, 3},
     {"tlen8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 4},
     {"tlen16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 4},
 };
@@ -53,6 +60,7 @@ __attribute__((noinline)) void run_operation(const operation *op, const uint8_t 
         case 1: sink = (size_t)utfkit_validate(src, len, op->input); break;
         case 2: sink = utfkit_count(src, len, op->input); break;
         case 3: sink = utfkit_well_formed_length(src, len, op->input, op->output); break;
+        case 5: sink = utfkit_transcode(src, len, op->input, op->output, UTFKIT_REPLACE, dst, cap).written; break;
         default:
             sink = utfkit_transcoded_length(src, len, op->input, op->output, UTFKIT_STRICT).written;
         }
