@@ -88,6 +88,8 @@ static inline uint32_t byte_mask(__m256i v)
 /* The continuation bytes of 8 characters of 3 bytes each, as bits 0..23
  * of a block's mask. */
 #define THREE_BYTE_RUN 0xDB6DB6u
+/* ... and of 8 characters of 4 bytes each, filling the block. */
+#define FOUR_BYTE_RUN 0xEEEEEEEEu
 
 /* Each byte's predecessor one or two bytes back (zero before the block). */
 static inline __m256i byte_before(__m256i v)
@@ -234,6 +236,42 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                     out += 32;
                 }
                 i += 24;
+                continue;
+            }
+        }
+        if (continuation == FOUR_BYTE_RUN) {
+            /* Eight characters of 4 bytes, one per 32-bit lane, lead byte
+             * first (Table 3-6: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx), as
+             * emoji come: clearing the fixed bits leaves only the payload
+             * where the shape is right, and Table 3-7 (F0: 90..BF first,
+             * F4: 80..8F first, no F5..F7) asks the code point to be
+             * 10000..10FFFF. */
+            __m256i lane = _mm256_xor_si256(block, _mm256_set1_epi32((int)0x808080F0));
+            __m256i code_point = _mm256_or_si256(
+                _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x07)), 18),
+                                _mm256_slli_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x3F00)), 4)),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(lane, 10), _mm256_set1_epi32(0xFC0)),
+                                _mm256_srli_epi32(lane, 24)));
+            __m256i shaped = _mm256_cmpeq_epi32(_mm256_and_si256(lane, _mm256_set1_epi32((int)0xC0C0C0F8)),
+                                                _mm256_setzero_si256());
+            __m256i out_of_range = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x10000), code_point),
+                                                   _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x10FFFF)));
+            if (_mm256_movemask_epi8(_mm256_andnot_si256(out_of_range, shaped)) == -1) {
+                if (utf16) {
+                    /* Table 3-5: lead surrogate in each lane's low half, trail in its high half */
+                    __m256i offset = _mm256_sub_epi32(code_point, _mm256_set1_epi32(0x10000));
+                    __m256i pairs = _mm256_or_si256(
+                        _mm256_or_si256(_mm256_srli_epi32(offset, 10),
+                                        _mm256_slli_epi32(_mm256_and_si256(offset, _mm256_set1_epi32(0x3FF)), 16)),
+                        _mm256_set1_epi32((int)0xDC00D800));
+                    out = byte_writer_before_wide_store(&writer);
+                    _mm256_storeu_si256((__m256i *)out, big_endian ? swap_16(pairs) : pairs);
+                    writer.out = out + 32;
+                } else {
+                    _mm256_storeu_si256((__m256i *)out, big_endian ? swap_32(code_point) : code_point);
+                    out += 32;
+                }
+                i += 32;
                 continue;
             }
         }
