@@ -166,7 +166,23 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
 {
     size_t i = 0;
     uint8_t *out = dst; /* UTF-32 */
-    byte_writer writer = byte_writer_at(dst); /* UTF-16 */
+    size_t unit_bytes = utf16 ? 2 : 4;
+    if (len >= 32 && ((uintptr_t)dst & (unit_bytes - 1)) == 0 && ((uintptr_t)dst & 31) != 0) {
+        /* The ASCII characters up to the output's next 32-byte boundary
+         * first, if they are ASCII, so that the vector stores below do not
+         * straddle cache lines. */
+        size_t characters = (32 - ((uintptr_t)dst & 31)) / unit_bytes; /* 1..15 */
+        __m128i head = _mm_loadu_si128((const __m128i *)src);
+        if ((_mm_movemask_epi8(head) & ((1u << characters) - 1)) == 0) {
+            __m256i units = utf16 ? _mm256_cvtepu8_epi16(head) : _mm256_cvtepu8_epi32(head);
+            if (big_endian)
+                units = utf16 ? swap_16(units) : swap_32(units);
+            _mm256_storeu_si256((__m256i *)dst, units);
+            out += unit_bytes * characters;
+            i = characters;
+        }
+    }
+    byte_writer writer = byte_writer_at(out); /* UTF-16 */
     while (len - i >= 32) {
         __m256i block = _mm256_loadu_si256((const __m256i *)(src + i));
         if (_mm256_movemask_epi8(block) == 0) { /* 32 characters of one byte */
