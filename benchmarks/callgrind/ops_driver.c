@@ -10,10 +10,8 @@
  * rounds.
  *
  * Usage: ops_driver KERNEL OPERATION ROUNDS FILE
- * Operations: validate valid16 sanit16 count 8to16 8to32 16to8 32to8 16to32
- *             32to16 len8to16 len8to32 len16to8 len32to8 tlen8to16 tlen16to8
- * (valid16: UTF-16LE validation; sanit16: UTF-16LE -> UTF-16LE with
- * REPLACE; len8to32 is 4 x the code points of well-formed UTF-8.)
+ * Operations: validate count 8to16 8to32 16to8 32to8 16to32 32to16
+ *             len8to16 len16to8 tlen8to16 tlen16to8
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +24,7 @@ typedef struct operation {
     int input;  /* the form it reads */
     int output; /* the form it writes, or -1 */
     int kind;   /* 0 transcode, 1 validate, 2 count, 3 well-formed length, 4 transcoded length,
-                   5 transcode with REPLACE */
+                 * 5 transcode with U+FFFD replacement */
 } operation;
 
 static const operation operations[] = {
@@ -40,10 +38,12 @@ static const operation operations[] = {
     {"32to8", UTFKIT_UTF32LE, UTFKIT_UTF8, 0},
     {"16to32", UTFKIT_UTF16LE, UTFKIT_UTF32LE, 0},
     {"32to16", UTFKIT_UTF32LE, UTFKIT_UTF16LE, 0},
-    {"len8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 3},
+    /* the lengths without validation the simdutf comparison also measures
+     * (len8to32: 4 x the code points of UTF-8) */
     {"len8to32", UTFKIT_UTF8, UTFKIT_UTF32LE, 3},
-    {"len16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 3},
     {"len32to8", UTFKIT_UTF32LE, UTFKIT_UTF8, 3},
+    {"len8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 3},
+    {"len16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 3},
     {"tlen8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 4},
     {"tlen16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 4},
 };
