@@ -12,12 +12,13 @@
 #include <immintrin.h>
 #include <string.h>
 
-/* Everything below is compiled for avx2,bmi2, with no -m flag for the build. */
+/* Everything below is compiled for avx2,bmi2,popcnt (the features dispatch.c
+ * checks for this kernel), with no -m flag for the build. */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2,bmi2,popcnt"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx2,bmi2")
+#pragma GCC target("avx2,bmi2,popcnt")
 #endif
 
 size_t utfkit_ascii_prefix_length_avx2(const uint8_t *src, size_t len)

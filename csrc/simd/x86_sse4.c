@@ -12,12 +12,13 @@
 #include <immintrin.h>
 #include <string.h>
 
-/* Everything below is compiled for ssse3,sse4.1, with no -m flag for the build. */
+/* Everything below is compiled for ssse3,sse4.1,popcnt (the features
+ * dispatch.c checks for this kernel), with no -m flag for the build. */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("ssse3,sse4.1"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("ssse3,sse4.1,popcnt"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("ssse3,sse4.1")
+#pragma GCC target("ssse3,sse4.1,popcnt")
 #endif
 
 /* ---- the vector operations utf8_lookup.h is written over ---- */
