@@ -86,9 +86,19 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return unsound;
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
+    int same_utf16 = from == to && (from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE);
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    if (same_utf16 && len != 0 && cap >= len && kernel->utf16_copy_if_well_formed != NULL &&
+        kernel->utf16_copy_if_well_formed(src, len, from == UTFKIT_UTF16BE, dst)) {
+        /* Well-formed UTF-16 (D91) is its own conversion, whatever
+         * `errors` says: validated and copied in one pass. */
+        utfkit_result copied = {UTFKIT_OK, len, 0, len};
+        return copied;
+    }
     if (from == to && len != 0 && cap >= len &&
-        (from == UTFKIT_UTF8 || ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) &&
-                                 utfkit_kernel_active()->utf16_validate_utf8_length != NULL)) &&
+        (from == UTFKIT_UTF8 ||
+         (same_utf16 && kernel->utf16_copy_if_well_formed == NULL &&
+          kernel->utf16_validate_utf8_length != NULL)) &&
         utfkit_validate(src, len, from)) {
         /* Well-formed text (D92, D91) is its own conversion, whatever
          * `errors` says: one validation on the kernel's vectors, then a
@@ -182,6 +192,8 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_ASCII)
         return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_kernel_active();
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && kernel->utf16_validate != NULL)
+        return kernel->utf16_validate(src, len, form == UTFKIT_UTF16BE);
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
         /* D91: units without surrogates are well-formed, and counting them
          * is cheap -- tried when the first KiB has none (text with

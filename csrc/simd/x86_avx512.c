@@ -135,6 +135,12 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
 #include "utf_lengths.h"
 
+/* ---- and those utf16_validate.h adds ---- */
+static inline void vec_store(uint8_t *p, vec_t v) { _mm512_storeu_si512((void *)p, v); }
+static inline vec_t vec_add16(vec_t a, vec_t b) { return _mm512_add_epi16(a, b); }
+static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm512_min_epu16(a, b); }
+#include "utf16_validate.h"
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
