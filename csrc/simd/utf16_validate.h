@@ -25,6 +25,11 @@
  */
 #include <string.h>
 
+/* Vectors per surrogate test. */
+#ifndef UTF16_VALIDATE_STEP
+#define UTF16_VALIDATE_STEP 8
+#endif
+
 /* The pair check of one vector of units (D91): misplaced gets a bit for each
  * trail that does not follow a lead and each lead not followed by a trail
  * (within the vector; a lead in the last unit is carried into the next). */
@@ -59,8 +64,8 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
      * checked alone when it holds no surrogate at all (so that no pair
      * crosses its end), and the loads after it are aligned.  Text with a
      * surrogate there, or at an odd address, runs unaligned. */
-    size_t head = (VEC_BYTES - (uintptr_t)src % VEC_BYTES) % VEC_BYTES;
-    if (head % 2 == 0 && head != 0 && len >= 4 * VEC_BYTES + head) {
+    size_t head = (VEC_BYTES - (uintptr_t)(copy ? dst : src) % VEC_BYTES) % VEC_BYTES;
+    if (head % 2 == 0 && head != 0 && len >= UTF16_VALIDATE_STEP * VEC_BYTES + head) {
         vec_t unit = vec_load_partial(src, head);
         if (big_endian)
             unit = vec_swap16(unit);
@@ -70,34 +75,25 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
             i = head;
         }
     }
-    while (len - i >= 4 * VEC_BYTES) {
-        vec_t a = vec_load(src + i), b = vec_load(src + i + VEC_BYTES);
-        vec_t c = vec_load(src + i + 2 * VEC_BYTES), d = vec_load(src + i + 3 * VEC_BYTES);
-        if (copy) {
-            vec_store(dst + i, a);
-            vec_store(dst + i + VEC_BYTES, b);
-            vec_store(dst + i + 2 * VEC_BYTES, c);
-            vec_store(dst + i + 3 * VEC_BYTES, d);
+    while (len - i >= UTF16_VALIDATE_STEP * VEC_BYTES) {
+        vec_t unit[UTF16_VALIDATE_STEP], lowest = vec_splat16(0xFFFF);
+        for (int k = 0; k < UTF16_VALIDATE_STEP; k++) {
+            unit[k] = vec_load(src + i + k * VEC_BYTES);
+            if (copy)
+                vec_store(dst + i + k * VEC_BYTES, unit[k]);
+            if (big_endian)
+                unit[k] = vec_swap16(unit[k]);
+            lowest = vec_min_u16(lowest, vec_add16(unit[k], to_low));
         }
-        if (big_endian) {
-            a = vec_swap16(a);
-            b = vec_swap16(b);
-            c = vec_swap16(c);
-            d = vec_swap16(d);
-        }
-        vec_t lowest = vec_min_u16(vec_min_u16(vec_add16(a, to_low), vec_add16(b, to_low)),
-                                   vec_min_u16(vec_add16(c, to_low), vec_add16(d, to_low)));
-        i += 4 * VEC_BYTES;
+        i += UTF16_VALIDATE_STEP * VEC_BYTES;
         if (vec_eq16_mask(vec_and(lowest, above_7FF), zero) == 0) {
             /* no surrogate: a lead carried in from before is unpaired */
             if (carry != 0)
                 return 0;
             continue;
         }
-        misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(a, &carry);
-        misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(b, &carry);
-        misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(c, &carry);
-        misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(d, &carry);
+        for (int k = 0; k < UTF16_VALIDATE_STEP; k++)
+            misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(unit[k], &carry);
         if (misplaced != 0)
             return 0;
     }
