@@ -88,18 +88,22 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return overlapping;
     int same_utf16 = from == to && (from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE);
     const utfkit_kernel *kernel = utfkit_kernel_active();
-    if (same_utf16 && len != 0 && cap >= len && kernel->utf16_copy_if_well_formed != NULL &&
-        kernel->utf16_copy_if_well_formed(src, len, from == UTFKIT_UTF16BE, dst)) {
-        /* Well-formed UTF-16 (D91) is its own conversion, whatever
-         * `errors` says: validated and copied in one pass. */
-        utfkit_result copied = {UTFKIT_OK, len, 0, len};
-        return copied;
-    }
-    if (from == to && len != 0 && cap >= len &&
-        (from == UTFKIT_UTF8 ||
-         (same_utf16 && kernel->utf16_copy_if_well_formed == NULL &&
-          kernel->utf16_validate_utf8_length != NULL)) &&
-        utfkit_validate(src, len, from)) {
+    if (same_utf16 && errors == UTFKIT_REPLACE && len % 2 == 0 && len != 0 && cap >= len &&
+        kernel->utf16_copy_if_well_formed != NULL) {
+        /* Well-formed UTF-16 (D91) is its own conversion: validated and
+         * copied in one pass.  Only with REPLACE, whose output for an even
+         * len is len bytes too (a U+FFFD, 2 bytes, for each ill-formed
+         * unit), so that the reader below overwrites whatever a failed
+         * copy left; with STRICT and IGNORE nothing may be written past
+         * their shorter output. */
+        if (kernel->utf16_copy_if_well_formed(src, len, from == UTFKIT_UTF16BE, dst)) {
+            utfkit_result copied = {UTFKIT_OK, len, 0, len};
+            return copied;
+        }
+    } else if (from == to && len != 0 && cap >= len &&
+               (from == UTFKIT_UTF8 || (same_utf16 && (kernel->utf16_validate != NULL ||
+                                                       kernel->utf16_validate_utf8_length != NULL))) &&
+               utfkit_validate(src, len, from)) {
         /* Well-formed text (D92, D91) is its own conversion, whatever
          * `errors` says: one validation on the kernel's vectors, then a
          * copy. */

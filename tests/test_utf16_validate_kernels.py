@@ -83,15 +83,14 @@ def _outcomes(data: memoryview, form: int) -> tuple:
     valid = lib.utfkit_validate(ffi.from_buffer(data), len(data), form)
     guard = 24
     outcomes = [valid]
-    for errors in (lib.UTFKIT_STRICT, lib.UTFKIT_REPLACE):
+    for errors in (lib.UTFKIT_STRICT, lib.UTFKIT_REPLACE, lib.UTFKIT_IGNORE):
         for cap in (len(data), len(data) + 7):
             buffer = ffi.new("uint8_t[]", b"\xa5" * (cap + guard))
             result = lib.utfkit_transcode(ffi.from_buffer(data), len(data), form, form, errors,
                                           buffer, cap)
-            written = result.written if result.status == lib.UTFKIT_OK else 0
+            # the whole buffer: what was written, and what was not
             outcomes.append((result.status, result.position, result.subpart_length,
-                             result.written, ffi.buffer(buffer)[:written],
-                             ffi.buffer(buffer)[cap:]))
+                             result.written, ffi.buffer(buffer)[:]))
     return tuple(outcomes)
 
 
