@@ -23,11 +23,14 @@ typedef struct operation {
     const char *name;
     int input;  /* the form it reads */
     int output; /* the form it writes, or -1 */
-    int kind;   /* 0 transcode, 1 validate, 2 count, 3 well-formed length, 4 transcoded length */
+    int kind;   /* 0 transcode, 1 validate, 2 count, 3 well-formed length, 4 transcoded length,
+                 * 5 transcode with U+FFFD replacement */
 } operation;
 
 static const operation operations[] = {
     {"validate", UTFKIT_UTF8, -1, 1},
+    {"valid16", UTFKIT_UTF16LE, -1, 1},
+    {"sanit16", UTFKIT_UTF16LE, UTFKIT_UTF16LE, 5},
     {"count", UTFKIT_UTF8, -1, 2},
     {"8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 0},
     {"8to32", UTFKIT_UTF8, UTFKIT_UTF32LE, 0},
@@ -53,6 +56,7 @@ __attribute__((noinline)) void run_operation(const operation *op, const uint8_t 
         case 1: sink = (size_t)utfkit_validate(src, len, op->input); break;
         case 2: sink = utfkit_count(src, len, op->input); break;
         case 3: sink = utfkit_well_formed_length(src, len, op->input, op->output); break;
+        case 5: sink = utfkit_transcode(src, len, op->input, op->output, UTFKIT_REPLACE, dst, cap).written; break;
         default:
             sink = utfkit_transcoded_length(src, len, op->input, op->output, UTFKIT_STRICT).written;
         }
