@@ -203,6 +203,10 @@ static inline size_t utf8_lookup_boundary_before(const uint8_t *src, size_t clea
 }
 #endif
 
+/* A kernel that validates with a loop of its own (x86_avx512.c) defines
+ * UTF8_LOOKUP_ADVANCE_ONLY: then only the tables, the vector rules and
+ * utf8_advance come from here. */
+#ifndef UTF8_LOOKUP_ADVANCE_ONLY
 /* len if src[0..len) is well-formed; otherwise, with `locate`, a character
  * boundary p < len with src[0..p) well-formed, at most 4 steps (8 vectors)
  * before the first error (kernels.h, utf8_well_formed_bound), and without
@@ -281,6 +285,7 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
 {
     return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0) == len;
 }
+#endif
 
 /* The automaton from `state` over src[i..end): stops at the first rejected
  * byte (position = it, state = the state before it) or at end. */
