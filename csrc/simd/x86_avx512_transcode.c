@@ -617,45 +617,6 @@ static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i units)
     return out + 96;
 }
 
-/* Writes the units `used` of 32 units that are scalar values of the BMP
- * (no surrogate) as UTF-8, 16 units per 32-bit lane vector.  A unit u,
- * zero-extended, becomes in its lane the bytes u >> 18, u >> 12, u >> 6, u
- * (in memory order; VPMULTISHIFTQB picks them in one instruction): Table
- * 3-6's 1, 2 or 3 bytes are the last ones of these, with 6 bits each and
- * the markers 110 / 1110 on the lead and 10 on the rest.  The bytes before
- * the lead are 00 (u < 10000, and u < 0800 for 2 bytes), so the bytes kept
- * are the non-zero ones and the last of each lane (U+0000 is 00). */
-static inline uint8_t *put_utf8_from_bmp(uint8_t *out, __m512i units, __mmask32 used)
-{
-    /* bit offsets of the bytes of each 32-bit lane, per 64-bit lane */
-    const __m512i offsets = _mm512_set1_epi64(0x20262C3200060C12ll);
-    const __m512i six_bits = _mm512_set1_epi32(0x3F3F3F3F);
-    const __m512i last_byte = _mm512_set1_epi32((int)0xFF000000);
-    for (int half = 0; half < 2; half++) {
-        __mmask16 in_half = (__mmask16)(used >> (16 * half));
-        if (in_half == 0)
-            break;
-        __m512i unit = _mm512_cvtepu16_epi32(half ? _mm512_extracti64x4_epi64(units, 1)
-                                                  : _mm512_castsi512_si256(units));
-        __mmask16 two_or_more = _mm512_cmpge_epu32_mask(unit, _mm512_set1_epi32(0x80));
-        __mmask16 three = _mm512_cmpge_epu32_mask(unit, _mm512_set1_epi32(0x800));
-        /* the markers, lead at byte 2 (two bytes) or byte 1 (three) */
-        __m512i markers = _mm512_maskz_mov_epi32(two_or_more, _mm512_set1_epi32((int)0x80C00000));
-        markers = _mm512_mask_mov_epi32(markers, three, _mm512_set1_epi32((int)0x8080E000));
-        __m512i bytes = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(offsets, unit),
-                                                  six_bits, markers, 0xEA); /* (A & B) | C */
-        /* ASCII: the unit itself, alone in the last byte */
-        bytes = _mm512_mask_slli_epi32(bytes, (__mmask16)~two_or_more, unit, 24);
-        bytes = _mm512_maskz_mov_epi32(in_half, bytes);
-        __mmask64 kept = _mm512_test_epi8_mask(bytes, bytes) |
-                         _mm512_test_epi8_mask(_mm512_maskz_mov_epi32(in_half, last_byte), last_byte);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
-        out += count;
-    }
-    return out;
-}
-
 /* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
  * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
  * keeps every lane's first byte and the second of the 2-byte ones. */
@@ -729,8 +690,6 @@ size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
         if (surrogate == 0 &&
             _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x800)) == 0xFFFFFFFFu)
             out = put_utf8_three_bytes(out, units); /* taken is 32 */
-        else if (surrogate == 0)
-            out = put_utf8_from_bmp(out, units, used);
         else
             out = put_utf8_from_utf16(out, units, used, surrogate & used);
         i += 2 * taken;
