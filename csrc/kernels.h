@@ -147,6 +147,14 @@ typedef struct utfkit_kernel {
      * *utf8_length set if src[0..len) is well-formed UTF-16, else 0. */
     int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
                                       size_t *utf8_length);
+    /* UTF-16 validation (D91) alone: 1 if src[0..len) is well-formed
+     * UTF-16 in the given byte order, else 0. */
+    int (*utf16_validate)(const uint8_t *src, size_t len, int big_endian);
+    /* The same, copying src[0..len) to dst (which does not overlap it) on
+     * the way: when it returns 1, dst[0..len) equals src[0..len); when 0,
+     * dst[0..len) means nothing. */
+    int (*utf16_copy_if_well_formed)(const uint8_t *src, size_t len, int big_endian,
+                                     uint8_t *dst);
 
     /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
     utfkit_transcode_block utf8_to_utf16;
@@ -221,7 +229,11 @@ size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *ce
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
 int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_avx2(const uint8_t *src, size_t len, int big_endian);
+int utf16_copy_if_well_formed_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
 int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_avx512(const uint8_t *src, size_t len, int big_endian);
+int utf16_copy_if_well_formed_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
 UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)

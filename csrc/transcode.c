@@ -86,10 +86,24 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return unsound;
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
-    if (from == to && len != 0 && cap >= len &&
-        (from == UTFKIT_UTF8 || ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) &&
-                                 utfkit_kernel_active()->utf16_validate_utf8_length != NULL)) &&
-        utfkit_validate(src, len, from)) {
+    int same_utf16 = from == to && (from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE);
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    if (same_utf16 && errors == UTFKIT_REPLACE && len % 2 == 0 && len != 0 && cap >= len &&
+        kernel->utf16_copy_if_well_formed != NULL) {
+        /* Well-formed UTF-16 (D91) is its own conversion: validated and
+         * copied in one pass.  Only with REPLACE, whose output for an even
+         * len is len bytes too (a U+FFFD, 2 bytes, for each ill-formed
+         * unit), so that the reader below overwrites whatever a failed
+         * copy left; with STRICT and IGNORE nothing may be written past
+         * their shorter output. */
+        if (kernel->utf16_copy_if_well_formed(src, len, from == UTFKIT_UTF16BE, dst)) {
+            utfkit_result copied = {UTFKIT_OK, len, 0, len};
+            return copied;
+        }
+    } else if (from == to && len != 0 && cap >= len &&
+               (from == UTFKIT_UTF8 || (same_utf16 && (kernel->utf16_validate != NULL ||
+                                                       kernel->utf16_validate_utf8_length != NULL))) &&
+               utfkit_validate(src, len, from)) {
         /* Well-formed text (D92, D91) is its own conversion, whatever
          * `errors` says: one validation on the kernel's vectors, then a
          * copy. */
@@ -182,6 +196,8 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_ASCII)
         return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_kernel_active();
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && kernel->utf16_validate != NULL)
+        return kernel->utf16_validate(src, len, form == UTFKIT_UTF16BE);
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
         /* D91: units without surrogates are well-formed, and counting them
          * is cheap -- tried when the first KiB has none (text with

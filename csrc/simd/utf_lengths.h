@@ -35,7 +35,9 @@
  *     vec_eq16_mask(a, b)              a bit mask of the 16-bit lanes where a == b,
  *                                      VEC_MASK16_BITS bits per lane, first lane lowest
  *
- * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.
+ * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.  A kernel
+ * with a faster utf16_utf8_length of its own defines
+ * UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH and writes it (the same sum).
  */
 #include "../kernels.h"
 
@@ -129,6 +131,7 @@ static inline uint32_t UTF_LENGTHS_NAME(unit32)(const uint8_t *p, int big_endian
                       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+#if !defined(UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH)
 size_t UTF_LENGTHS_NAME(utf16_utf8_length)(const uint8_t *src, size_t len, int big_endian)
 {
     size_t end = len & ~(size_t)1, units = end / 2, less = 0, i = 0;
@@ -154,6 +157,7 @@ size_t UTF_LENGTHS_NAME(utf16_utf8_length)(const uint8_t *src, size_t len, int b
     }
     return 3 * units - less;
 }
+#endif
 
 size_t UTF_LENGTHS_NAME(utf16_surrogates)(const uint8_t *src, size_t len, int big_endian)
 {

@@ -129,6 +129,12 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 #define UTF_LENGTHS_NAME(stem) stem##_avx2
 #include "utf_lengths.h"
 
+/* ---- and those utf16_validate.h adds ---- */
+static inline void vec_store(uint8_t *p, vec_t v) { _mm256_storeu_si256((__m256i *)p, v); }
+static inline vec_t vec_add16(vec_t a, vec_t b) { return _mm256_add_epi16(a, b); }
+static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm256_min_epu16(a, b); }
+#include "utf16_validate.h"
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
