@@ -148,6 +148,20 @@ typedef struct utfkit_kernel {
     int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
                                       size_t *utf8_length);
 
+    /* ---- UTF-8 restricted to the BMP (NULL: UTF-8's, then a byte scan) ----
+     * The surrogate-free text of CESU-8 (UTR #26 section 2) and MUTF-8
+     * (JVM spec section 4.4.7) is UTF-8 with no 4-byte sequence, so no byte
+     * F0..FF, and for MUTF-8 (nul_is_ill_formed) no byte 00 either: U+0000
+     * is C0 80 there.  The readers of those forms (cesu8.c) hand such
+     * stretches to the UTF-8 blocks. */
+    /* utf8_validate for that text: 1 if src[0..len) is well-formed UTF-8
+     * with no byte F0..FF (nor 00). */
+    int (*utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed);
+    /* utf8_well_formed_bound for that text. */
+    size_t (*utf8_bmp_well_formed_bound)(const uint8_t *src, size_t len, int nul_is_ill_formed);
+    /* The position of the first byte F0..FF (or 00) of src[0..len), or len. */
+    size_t (*utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed);
+
     /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
     utfkit_transcode_block utf8_to_utf16;
     utfkit_transcode_block utf8_to_utf32;
@@ -184,6 +198,12 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
     int utf8_validate_##suffix(const uint8_t *src, size_t len);                          \
     size_t utf8_well_formed_bound_##suffix(const uint8_t *src, size_t len);
 
+#define UTFKIT_DECLARE_BMP(suffix)                                                        \
+    int utf8_bmp_validate_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed); \
+    size_t utf8_bmp_well_formed_bound_##suffix(const uint8_t *src, size_t len,            \
+                                               int nul_is_ill_formed);                    \
+    size_t utf8_bmp_prefix_length_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed);
+
 #define UTFKIT_DECLARE_LENGTHS(suffix)                                                  \
     size_t utf8_code_points_##suffix(const uint8_t *src, size_t len);                   \
     size_t utf8_utf16_units_##suffix(const uint8_t *src, size_t len);                   \
@@ -213,6 +233,9 @@ int utf8_validate_sse4(const uint8_t *src, size_t len);
 size_t utf8_well_formed_bound_sse4(const uint8_t *src, size_t len);
 UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
+UTFKIT_DECLARE_BMP(sse4)
+UTFKIT_DECLARE_BMP(avx2)
+UTFKIT_DECLARE_BMP(avx512)
 UTFKIT_DECLARE_LENGTHS(sse4)
 UTFKIT_DECLARE_LENGTHS(avx2)
 UTFKIT_DECLARE_LENGTHS(avx512)
@@ -236,6 +259,7 @@ UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)
 #if defined(__aarch64__)
 #define UTFKIT_AARCH64 1
 UTFKIT_DECLARE_KERNEL(neon)
+UTFKIT_DECLARE_BMP(neon)
 #endif
 
 #endif /* UTFKIT_KERNELS_H */

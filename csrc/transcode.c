@@ -197,8 +197,13 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
         size_t length;
         return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
     }
-    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
-        is_utfe8_form(form)) {
+    if ((form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) && kernel->utf8_bmp_validate != NULL) {
+        /* Without surrogates, both are UTF-8 of the BMP (and MUTF-8 has no
+         * 00): one pass of the kernel's lookups settles it. */
+        if (kernel->utf8_bmp_validate(src, len, form == UTFKIT_MUTF8))
+            return 1;
+    } else if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
+               is_utfe8_form(form)) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
         if (utfkit_utf8_validate(src, len) &&

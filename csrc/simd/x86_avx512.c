@@ -88,6 +88,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctzll((uint64_t)_mm512_test_epi8_mask(v, v));
 }
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
+static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
 #include "utf8_lookup.h"
