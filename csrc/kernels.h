@@ -148,7 +148,7 @@ typedef struct utfkit_kernel {
     int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
                                       size_t *utf8_length);
 
-    /* ---- UTF-8 restricted to the BMP (NULL: UTF-8's, then a byte scan) ----
+    /* ---- UTF-8 restricted to the BMP (never NULL in a kernel that runs) ----
      * The surrogate-free text of CESU-8 (UTR #26 section 2) and MUTF-8
      * (JVM spec section 4.4.7) is UTF-8 with no 4-byte sequence, so no byte
      * F0..FF, and for MUTF-8 (nul_is_ill_formed) no byte 00 either: U+0000
@@ -222,11 +222,13 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
 
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
+UTFKIT_DECLARE_BMP(scalar)
 UTFKIT_DECLARE_LENGTHS(scalar)
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define UTFKIT_X86_64 1
 UTFKIT_DECLARE_KERNEL(sse2)
+UTFKIT_DECLARE_BMP(sse2)
 /* SSE4 finds ASCII runs with the SSE2 finder. */
 utf8_progress utf8_advance_sse4(const uint8_t *src, size_t len, utf8_progress p);
 int utf8_validate_sse4(const uint8_t *src, size_t len);

@@ -145,3 +145,52 @@ size_t UTF8_SCAN_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
     return UTF8_SCAN_NAME(utf8_validate)(src, len) ? len : 0;
 }
+
+/* ---- UTF-8 of the BMP (kernels.h, utf8_bmp_*): the surrogate-free text of
+ * CESU-8 and MUTF-8, with no byte F0..FF (nor 00) ---- */
+
+#ifndef UTF8_SCAN_BMP_HELPERS
+#define UTF8_SCAN_BMP_HELPERS
+#define UTF8_SCAN_LOW_BITS 0x0101010101010101ull
+/* Non-zero if one of the 8 bytes of `word` is 00 (the borrow of the
+ * subtraction reaches bit 7 of the first 00 byte; it may also mark bytes
+ * after it, which does not matter for "any"). */
+#define UTF8_SCAN_HAS_NUL(word) \
+    (((word) - UTF8_SCAN_LOW_BITS) & ~(word) & UTF8_SCAN_HIGH_BITS)
+/* Non-zero if one of the 8 bytes of `word` is F0..FF: their high nibbles
+ * xor F are 0, so those bytes of (word & F0..) ^ F0.. are 00. */
+#define UTF8_SCAN_HAS_F0(word) \
+    UTF8_SCAN_HAS_NUL(((word) & 0xF0F0F0F0F0F0F0F0ull) ^ 0xF0F0F0F0F0F0F0F0ull)
+#endif
+
+size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    size_t i = 0;
+    /* Two words per test; the byte loop finds which byte. */
+    for (; len - i >= 16; i += 16) {
+        uint64_t first, second;
+        memcpy(&first, src + i, 8);
+        memcpy(&second, src + i + 8, 8);
+        uint64_t found = UTF8_SCAN_HAS_F0(first) | UTF8_SCAN_HAS_F0(second);
+        if (nul_is_ill_formed)
+            found |= UTF8_SCAN_HAS_NUL(first) | UTF8_SCAN_HAS_NUL(second);
+        if (found)
+            break;
+    }
+    for (; i < len; i++)
+        if (src[i] >= 0xF0 || (nul_is_ill_formed && src[i] == 0))
+            return i;
+    return len;
+}
+
+int UTF8_SCAN_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    return UTF8_SCAN_NAME(utf8_bmp_prefix_length)(src, len, nul_is_ill_formed) == len &&
+           UTF8_SCAN_NAME(utf8_validate)(src, len);
+}
+
+size_t UTF8_SCAN_NAME(utf8_bmp_well_formed_bound)(const uint8_t *src, size_t len,
+                                                  int nul_is_ill_formed)
+{
+    return UTF8_SCAN_NAME(utf8_bmp_validate)(src, len, nul_is_ill_formed) ? len : 0;
+}

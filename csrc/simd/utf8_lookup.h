@@ -389,18 +389,34 @@ size_t UTF8_LOOKUP_NAME(utf8_bmp_well_formed_bound)(const uint8_t *src, size_t l
                : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1, UTF8_LOOKUP_BMP);
 }
 
-/* The first byte F0..FF (or 00, with nul_is_ill_formed) of src[0..len),
- * or len: where a BMP-only stretch of UTF-8 must end. */
-size_t UTF8_LOOKUP_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len,
-                                                int nul_is_ill_formed)
+/* Non-zero bytes where `input` holds a byte F0..FF (or 00). */
+static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int nul_is_ill_formed)
 {
-    vec_t f0_floor = vec_splat(0xEF);
+    vec_t foreign = vec_subs(input, vec_splat(0xEF)); /* non-zero exactly for F0..FF */
+    return nul_is_ill_formed ? vec_or(foreign, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input))
+                             : foreign;
+}
+
+/* The first byte F0..FF (or 00, with nul_is_ill_formed) of src[0..len),
+ * or len: where a BMP-only stretch of UTF-8 must end.  Four vectors per
+ * test, as the ASCII runs of the scan. */
+static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(
+    const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
     size_t i = 0;
+    while (len - i >= 4 * VEC_BYTES &&
+           !vec_any(vec_or(
+               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed),
+                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + VEC_BYTES),
+                                                                  nul_is_ill_formed)),
+               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 2 * VEC_BYTES),
+                                                                  nul_is_ill_formed),
+                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 3 * VEC_BYTES),
+                                                                  nul_is_ill_formed)))))
+        i += 4 * VEC_BYTES;
     for (; len - i >= VEC_BYTES; i += VEC_BYTES) {
-        vec_t input = vec_load(src + i);
-        vec_t foreign = vec_subs(input, f0_floor); /* non-zero exactly for F0..FF */
-        if (nul_is_ill_formed)
-            foreign = vec_or(foreign, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input));
+        vec_t foreign =
+            UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed);
         if (vec_any(foreign))
             return i + vec_first_nonzero(foreign);
     }
@@ -408,6 +424,13 @@ size_t UTF8_LOOKUP_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len,
         if (src[i] >= 0xF0 || (nul_is_ill_formed && src[i] == 0))
             return i;
     return len;
+}
+
+size_t UTF8_LOOKUP_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len,
+                                                int nul_is_ill_formed)
+{
+    return nul_is_ill_formed ? UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(src, len, 1)
+                             : UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(src, len, 0);
 }
 
 /* The automaton from `state` over src[i..end): stops at the first rejected
