@@ -83,10 +83,6 @@ static UTFKIT_ALWAYS_INLINE size_t cesu8_step(text_reader *reader, uint8_t *dst,
     return step_over_ill_formed(reader, UTFKIT_SURROGATE, 3, at, dst, out, to);
 }
 
-/* How far ahead the reader looks for the next byte the UTF-8 blocks must
- * not see, at a time. */
-#define FOREIGN_BYTE_LOOKAHEAD 4096
-
 /* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel with UTF-8 block
  * converters into that form: a UTF-8 block is right for the stretches with
  * no byte F0..FF (nor 00, in MUTF-8) -- BMP text, where the forms agree --
@@ -101,11 +97,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *sr
     text_reader reader = text_reader_over(src, len, errors, 0);
     reader.blocks = blocks;
     reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
-    size_t (*bmp_prefix_length)(const uint8_t *, size_t, int) = reader.kernel->utf8_bmp_prefix_length;
-    /* src[reader.i..clean_end) has no byte F0..FF (nor 00); src[clean_end]
-     * is one when foreign_at_clean_end, else the look-ahead stopped there. */
-    size_t clean_end = 0;
-    int foreign_at_clean_end = 0;
+    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
     sink_window window = SINK_WINDOW_START;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
@@ -114,20 +106,15 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *sr
         sink_window_open(sink, &window, scratch, reader.i, len,
                          to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4, 0);
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            if (reader.i > clean_end) {
-                clean_end = reader.i;
-                foreign_at_clean_end = 0;
+            if (block_lookahead_wanted(&lookahead, reader.i, len)) {
+                size_t span = block_lookahead_span(&lookahead, len);
+                block_lookahead_extend(&lookahead, span,
+                                       reader.kernel->utf8_bmp_prefix_length(
+                                           src + lookahead.end, span, modified));
             }
-            if (!foreign_at_clean_end && clean_end < len &&
-                clean_end - reader.i < 2 * UTFKIT_TRANSCODE_BLOCK) {
-                size_t ahead = len - clean_end < FOREIGN_BYTE_LOOKAHEAD ? len - clean_end
-                                                                        : FOREIGN_BYTE_LOOKAHEAD;
-                size_t clean = bmp_prefix_length(src + clean_end, ahead, modified);
-                clean_end += clean;
-                foreign_at_clean_end = clean < ahead;
-            }
-            size_t run_end = window.run_end < clean_end ? window.run_end : clean_end;
-            if (reader.i == run_end || /* at a foreign byte */
+            /* A 00 ends a run of ASCII here: run_end is never past one. */
+            size_t run_end = window.run_end < lookahead.end ? window.run_end : lookahead.end;
+            if (reader.i == run_end || /* at a byte F0..FF or 00 */
                 !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
                 window.out = cesu8_step(&reader, window.dst, window.out,
                                         reader.i == run_end ? window.run_end

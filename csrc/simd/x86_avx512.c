@@ -135,6 +135,7 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 }
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
 #include "utf_lengths.h"
+#include "utf16_bmp_prefix.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

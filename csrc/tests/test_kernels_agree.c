@@ -17,7 +17,8 @@
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
  * utfkit_utf8_sanitize (output bytes); WTF-8 into UTF-16 and UTF-32;
- * CESU-8 and MUTF-8: validate, check, count, and into UTF-16 and UTF-32;
+ * CESU-8 and MUTF-8: validate, check, count, into UTF-16 and UTF-32, and
+ * UTF-16 and UTF-32 into them;
  * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
  * order, utfkit_transcode to every other of those forms (strict and
  * replace: the readers and the kernels' blocks; output bytes too),
@@ -192,6 +193,10 @@ typedef struct answers {
     size_t bmp_count[2];
     utfkit_result bmp_transcoded[2][UNICODE_FORMS - 1][3];
     uint64_t bmp_digest[2][UNICODE_FORMS - 1][3];
+    /* the input read as UTF-16 and UTF-32, either byte order, into CESU-8
+     * and MUTF-8 (the UTF-8 blocks over the BMP units), strict / replace */
+    utfkit_result bmp_written[UNICODE_FORMS - 1][2][2];
+    uint64_t bmp_written_digest[UNICODE_FORMS - 1][2][2];
 } answers;
 
 /* CESU-8, MUTF-8. */
@@ -254,6 +259,15 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
                     utfkit_transcode(src, len, bmp_forms[m], unicode_forms[t], e, scratch, scratch_size);
                 size_t written = a.bmp_transcoded[m][t - 1][e].written;
                 a.bmp_digest[m][t - 1][e] =
+                    digest(scratch, written < scratch_size ? written : scratch_size);
+            }
+        for (int f = 1; f < UNICODE_FORMS; f++)
+            for (int e = 0; e < 2; e++) {
+                a.bmp_written[f - 1][m][e] = utfkit_transcode(src, len, unicode_forms[f], bmp_forms[m],
+                                                              e ? UTFKIT_REPLACE : UTFKIT_STRICT,
+                                                              scratch, scratch_size);
+                size_t written = a.bmp_written[f - 1][m][e].written;
+                a.bmp_written_digest[f - 1][m][e] =
                     digest(scratch, written < scratch_size ? written : scratch_size);
             }
     }
@@ -370,6 +384,13 @@ int main(int argc, char **argv)
                         SAME(bmp_transcoded[m][t][e].position, "transcode CESU-8/MUTF-8 -> UTF-16/32: position")
                         SAME(bmp_transcoded[m][t][e].written, "transcode CESU-8/MUTF-8 -> UTF-16/32: written")
                         SAME(bmp_digest[m][t][e], "transcode CESU-8/MUTF-8 -> UTF-16/32: bytes")
+                    }
+                for (int f = 0; f < UNICODE_FORMS - 1; f++)
+                    for (int e = 0; e < 2; e++) {
+                        SAME(bmp_written[f][m][e].status, "transcode UTF-16/32 -> CESU-8/MUTF-8: status")
+                        SAME(bmp_written[f][m][e].position, "transcode UTF-16/32 -> CESU-8/MUTF-8: position")
+                        SAME(bmp_written[f][m][e].written, "transcode UTF-16/32 -> CESU-8/MUTF-8: written")
+                        SAME(bmp_written_digest[f][m][e], "transcode UTF-16/32 -> CESU-8/MUTF-8: bytes")
                     }
                 if (expected.bmp_valid[m] != (expected.bmp_check[m].status == UTFKIT_OK))
                     report(src, len, "scalar", "CESU-8/MUTF-8 validate vs check", expected.bmp_valid[m],
