@@ -20,6 +20,20 @@ size_t UTF_LENGTHS_NAME(utf16_bmp_prefix_length)(const uint8_t *src, size_t len,
     const vec_t surrogate = vec_splat16(big_endian ? 0x00D8 : 0xD800);
     const vec_t nul = vec_splat16(0);
     size_t units = len / 2, k = 0;
+    /* Four vectors per test; the loop below finds the unit. */
+    for (; units - k >= 2 * VEC_BYTES; k += 2 * VEC_BYTES) {
+        vec_t a = vec_load(src + 2 * k), b = vec_load(src + 2 * k + VEC_BYTES);
+        vec_t c = vec_load(src + 2 * k + 2 * VEC_BYTES), d = vec_load(src + 2 * k + 3 * VEC_BYTES);
+        uint64_t stops = vec_eq16_mask(vec_and(a, high_5), surrogate) |
+                         vec_eq16_mask(vec_and(b, high_5), surrogate) |
+                         vec_eq16_mask(vec_and(c, high_5), surrogate) |
+                         vec_eq16_mask(vec_and(d, high_5), surrogate);
+        if (nul_is_ill_formed)
+            stops |= vec_eq16_mask(a, nul) | vec_eq16_mask(b, nul) | vec_eq16_mask(c, nul) |
+                     vec_eq16_mask(d, nul);
+        if (stops != 0)
+            break;
+    }
     for (; units - k >= VEC_BYTES / 2; k += VEC_BYTES / 2) {
         vec_t v = vec_load(src + 2 * k);
         uint64_t stops = vec_eq16_mask(vec_and(v, high_5), surrogate);
