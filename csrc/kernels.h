@@ -157,8 +157,6 @@ typedef struct utfkit_kernel {
     /* utf8_validate for that text: 1 if src[0..len) is well-formed UTF-8
      * with no byte F0..FF (nor 00). */
     int (*utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed);
-    /* utf8_well_formed_bound for that text. */
-    size_t (*utf8_bmp_well_formed_bound)(const uint8_t *src, size_t len, int nul_is_ill_formed);
     /* The position of the first byte F0..FF (or 00) of src[0..len), or len. */
     size_t (*utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed);
 
@@ -206,8 +204,6 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
 
 #define UTFKIT_DECLARE_BMP(suffix)                                                        \
     int utf8_bmp_validate_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed); \
-    size_t utf8_bmp_well_formed_bound_##suffix(const uint8_t *src, size_t len,            \
-                                               int nul_is_ill_formed);                    \
     size_t utf8_bmp_prefix_length_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed);
 
 #define UTFKIT_DECLARE_LENGTHS(suffix)                                                  \

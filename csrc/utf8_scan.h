@@ -188,9 +188,3 @@ int UTF8_SCAN_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is
     return UTF8_SCAN_NAME(utf8_bmp_prefix_length)(src, len, nul_is_ill_formed) == len &&
            UTF8_SCAN_NAME(utf8_validate)(src, len);
 }
-
-size_t UTF8_SCAN_NAME(utf8_bmp_well_formed_bound)(const uint8_t *src, size_t len,
-                                                  int nul_is_ill_formed)
-{
-    return UTF8_SCAN_NAME(utf8_bmp_validate)(src, len, nul_is_ill_formed) ? len : 0;
-}

@@ -34,9 +34,8 @@
  *     #include "utf8_lookup.h"
  *
  * which defines utf8_advance_avx2, utf8_validate_avx2,
- * utf8_well_formed_bound_avx2, utf8_bmp_validate_avx2,
- * utf8_bmp_well_formed_bound_avx2 and utf8_bmp_prefix_length_avx2 with the
- * contracts of kernels.h.
+ * utf8_well_formed_bound_avx2, utf8_bmp_validate_avx2 and
+ * utf8_bmp_prefix_length_avx2 with the contracts of kernels.h.
  *
  * The method.  Every rule of Table 3-7 concerns a byte and at most the three
  * before it.  The rules about a byte and the one before it are decided by
@@ -379,14 +378,6 @@ int UTF8_LOOKUP_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_
     return (nul_is_ill_formed
                 ? UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP_WITHOUT_NUL)
                 : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP)) == len;
-}
-
-size_t UTF8_LOOKUP_NAME(utf8_bmp_well_formed_bound)(const uint8_t *src, size_t len,
-                                                    int nul_is_ill_formed)
-{
-    return nul_is_ill_formed
-               ? UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1, UTF8_LOOKUP_BMP_WITHOUT_NUL)
-               : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1, UTF8_LOOKUP_BMP);
 }
 
 /* Non-zero bytes where `input` holds a byte F0..FF (or 00). */
