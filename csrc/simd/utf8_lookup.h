@@ -363,6 +363,11 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     return locate ? utf8_lookup_boundary_before(src, clean) : 0;
 }
 
+/* A kernel that validates UTF-8 with a loop of its own (x86_avx512.c)
+ * defines UTF8_LOOKUP_ADVANCE_ONLY: then utf8_well_formed_bound and
+ * utf8_validate are its own, and the tables, the vector rules, the BMP
+ * operations and utf8_advance come from here. */
+#ifndef UTF8_LOOKUP_ADVANCE_ONLY
 size_t UTF8_LOOKUP_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
     return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1, UTF8_LOOKUP_UTF8);
@@ -372,6 +377,7 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
 {
     return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_UTF8) == len;
 }
+#endif
 
 int UTF8_LOOKUP_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {

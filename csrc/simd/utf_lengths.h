@@ -57,6 +57,10 @@ static inline size_t UTF_LENGTHS_NAME(vectors_before_fold)(size_t i, size_t end,
     return vectors < fold ? vectors : fold;
 }
 
+/* A kernel with UTF-8 loops of its own (x86_avx512.c: counts fused with
+ * its validation) defines UTF_LENGTHS_NO_UTF8, and then takes only the
+ * UTF-16 and UTF-32 lengths from here. */
+#ifndef UTF_LENGTHS_NO_UTF8
 size_t UTF_LENGTHS_NAME(utf8_code_points)(const uint8_t *src, size_t len)
 {
     size_t total = 0, i = 0;
@@ -98,6 +102,7 @@ size_t UTF_LENGTHS_NAME(utf8_utf16_units)(const uint8_t *src, size_t len)
         total += ((int8_t)src[i] > -65) + (src[i] >= 0xF0);
     return total;
 }
+#endif
 
 static inline uint32_t UTF_LENGTHS_NAME(unit16)(const uint8_t *p, int big_endian)
 {
@@ -202,6 +207,7 @@ size_t UTF_LENGTHS_NAME(utf32_supplementary)(const uint8_t *src, size_t len, int
     return units - bmp;
 }
 
+#ifndef UTF_LENGTHS_NO_UTF8
 /* ---- validation and census in one pass (kernels.h, utf8_validate_census) ----
  *
  * utf8_lookup.h's utf8_well_formed_bound with the census counted on the way: the
@@ -273,6 +279,7 @@ size_t UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len,
     census->utf16_units = total_code_points + total_four_byte;
     return vec_any(error) ? utf8_lookup_boundary_before(src, clean) : len;
 }
+#endif
 
 /* ---- UTF-16 validation and UTF-8 length in one pass (kernels.h,
  * utf16_validate_utf8_length) ----

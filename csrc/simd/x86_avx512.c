@@ -91,6 +91,8 @@ static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
+/* validation: this file's own loop, below */
+#define UTF8_LOOKUP_ADVANCE_ONLY
 #include "utf8_lookup.h"
 
 /* ---- and those utf_lengths.h adds ---- */
@@ -134,8 +136,296 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
     return (uint64_t)_mm512_cmpeq_epi16_mask(a, b);
 }
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
+/* the UTF-8 counts: this file's own loops, below */
+#define UTF_LENGTHS_NO_UTF8
 #include "utf_lengths.h"
 #include "utf16_bmp_prefix.h"
+
+/* ---- UTF-8 validation, counts fused in (this kernel's own loop) ----
+ *
+ * The rules are utf8_lookup.h's (Keiser & Lemire's nibble tables); what
+ * differs is how few instructions a 64-byte vector costs, since the
+ * validation, and everything fused with it, is bound by the two ports that
+ * execute 512-bit operations:
+ *
+ *   - the bytes one, two and three places back are loaded from memory
+ *     (src + i - 1, - 2, - 3) instead of shifted across lanes (a VALIGNQ
+ *     and three VPALIGNR per vector, all on the shuffle port); loads have
+ *     ports of their own.  Only the vector at offset 0 shifts, with zeros
+ *     (as for ASCII) before the text;
+ *   - the three lookups meet in one VPTERNLOG, and the rule for the third
+ *     and fourth bytes joins the running error in another;
+ *   - a vector that ends inside a character is checked lazily: only
+ *     before a run of ASCII that the loop skips (inside the vector loop
+ *     the next vector's rules see the cut-off character anyway);
+ *   - counts (kernels.h, utf8_census) cost one lookup and one byte add per
+ *     vector: a table indexed by the high nibble, already shifted for the
+ *     rules, gives each byte's weight -- 1 for a byte that starts a code
+ *     point (00..7F, C0..FF: not a continuation byte 80..BF), plus 16 for a
+ *     byte F0..FF (a 4-byte lead: a UTF-16 surrogate pair, D91) -- and the
+ *     two nibbles of the byte lanes are summed apart before either can
+ *     carry (csrc/lengths.c is the reference: the same sums for any
+ *     input). */
+
+/* VPTERNLOG truth tables over (a, b, c) = (0xF0, 0xCC, 0xAA). */
+#define TERNARY_AND3 0x80        /* a & b & c */
+#define TERNARY_OR_AND 0xA8      /* (a | b) & c */
+#define TERNARY_OR_XOR 0xF6      /* a | (b ^ c) */
+
+/* Byte weights by high nibble (see above): low nibble counts code points,
+ * high nibble 4-byte leads. */
+static const uint8_t utf8_census_weights[16] = {
+    1, 1, 1, 1, 1, 1, 1, 1, /* 00..7F */
+    0, 0, 0, 0,             /* 80..BF, continuation bytes */
+    1, 1, 1,                /* C0..EF */
+    1 + 16,                 /* F0..FF */
+};
+/* In steps of two vectors: each adds at most 2 to a nibble of a byte lane,
+ * so seven steps keep both nibbles below 16. */
+#define UTF8_CENSUS_FOLD_STEPS 7
+
+/* The errors of a vector, given its bytes' high nibbles (shifted right by
+ * 4 in 16-bit lanes) and the three vectors of the bytes before each of its
+ * bytes, or'ed into `error` (utf8_lookup.h, utf8_lookup_errors). */
+static inline vec_t utf8_errors_avx512(const utf8_lookup_constants_avx512 *c, vec_t error,
+                                       vec_t input_high, vec_t previous_1, vec_t previous_2,
+                                       vec_t previous_3)
+{
+    vec_t pair = _mm512_ternarylogic_epi64(
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(previous_1, 4), c->previous_high),
+        _mm512_permutexvar_epi8(previous_1, c->previous_low),
+        _mm512_permutexvar_epi8(input_high, c->current_high), TERNARY_AND3);
+    /* Bit 7 where a byte two after E0..FF or three after F0..FF stands. */
+    vec_t continuation_expected = _mm512_ternarylogic_epi64(
+        _mm512_subs_epu8(previous_2, c->third_byte_floor),
+        _mm512_subs_epu8(previous_3, c->fourth_byte_floor), c->bit_7, TERNARY_OR_AND);
+    return _mm512_ternarylogic_epi64(error, continuation_expected, pair, TERNARY_OR_XOR);
+}
+
+/* Adds the byte-lane nibble counts into the 64-bit lane totals (code
+ * points in `low`, 4-byte leads in `high`). */
+static inline void utf8_census_fold_avx512(vec_t counts, vec_t *low, vec_t *high)
+{
+    const vec_t nibble = vec_splat(0x0F), zero = vec_splat(0);
+    *low = _mm512_add_epi64(*low, _mm512_sad_epu8(vec_and(counts, nibble), zero));
+    *high = _mm512_add_epi64(
+        *high, _mm512_sad_epu8(vec_and(_mm512_srli_epi16(counts, 4), nibble), zero));
+}
+
+/* len if src[0..len) is well-formed; otherwise, with `locate`, a character
+ * boundary p < len with src[0..p) well-formed (kernels.h,
+ * utf8_well_formed_bound), and without it some p < len.  With `census`,
+ * fills *census when the answer is len.  Always inlined with constant
+ * flags, so that plain validation carries neither bookkeeping. */
+static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8_t *src,
+                                                                      size_t len, int locate,
+                                                                      utf8_census *census)
+{
+    const utf8_lookup_constants_avx512 c = utf8_lookup_setup_avx512();
+    const vec_t zero = vec_splat(0), weights = vec_table(utf8_census_weights);
+    vec_t error = zero, counts = zero, code_points = zero, four_byte = zero;
+    /* The vector loop reads from a 64-byte boundary (`start`): a load that
+     * straddles two cache lines costs about twice one that does not, and
+     * runs of ASCII cost little else.  The bytes before it (the head) are
+     * one masked vector, and `before_start` holds them at its end, for the
+     * rules of the first vector (zeros, as ASCII, before the text). */
+    size_t start = (size_t)(-(uintptr_t)src) & (VEC_BYTES - 1);
+    vec_t before_start = zero;
+    if (start != 0 && len >= start + 2 * VEC_BYTES) {
+        __mmask64 in_head = ((__mmask64)1 << start) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        vec_t head_high = _mm512_srli_epi16(head, 4);
+        /* Only the head's own bytes are judged: the zeros after it would
+         * cut its last character off. */
+        vec_t head_error = utf8_errors_avx512(&c, zero, head_high, vec_prev(head, zero, 1),
+                                              vec_prev(head, zero, 2), vec_prev(head, zero, 3));
+        error = _mm512_maskz_mov_epi8(in_head, head_error);
+        if (census != NULL)
+            counts = _mm512_maskz_permutexvar_epi8(in_head, head_high, weights);
+        /* byte k of before_start = head[k + start - 64] (the last `start`
+         * places; the others are never read) */
+        const vec_t iota = _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43,
+            42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
+            21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        before_start = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, vec_splat((uint8_t)start)),
+                                               head);
+    } else {
+        start = 0;
+    }
+    size_t i = start, clean = 0, ascii = 0;
+    /* Ill-formed input stops the scan within 8 steps of its first error;
+     * locating, the tests come after 1, 2, then every 4 steps (as in
+     * utf8_lookup.h, for the error loops that call this from each error to
+     * the next). */
+    unsigned test_interval = locate ? 1 : 8, steps_to_test = test_interval;
+    unsigned steps_to_fold = UTF8_CENSUS_FOLD_STEPS;
+    while (len - i >= 2 * VEC_BYTES) {
+        vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
+        if (vec_is_ascii(vec_or(first, second))) {
+            /* A character the vector before left unfinished meets ASCII
+             * here, which no rule below will see. */
+            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
+                                      &c, i == start ? before_start : vec_load(src + i - VEC_BYTES)));
+            size_t run_start = i;
+            i += 2 * VEC_BYTES;
+            while (len - i >= 4 * VEC_BYTES &&
+                   vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                       vec_or(vec_load(src + i + 2 * VEC_BYTES),
+                                              vec_load(src + i + 3 * VEC_BYTES)))))
+                i += 4 * VEC_BYTES;
+            ascii += i - run_start;
+            continue;
+        }
+        vec_t first_high = _mm512_srli_epi16(first, 4), second_high = _mm512_srli_epi16(second, 4);
+        if (i == start)
+            error = utf8_errors_avx512(&c, error, first_high, vec_prev(first, before_start, 1),
+                                       vec_prev(first, before_start, 2),
+                                       vec_prev(first, before_start, 3));
+        else
+            error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
+                                       vec_load(src + i - 2), vec_load(src + i - 3));
+        error = utf8_errors_avx512(&c, error, second_high, vec_load(src + i + VEC_BYTES - 1),
+                                   vec_load(src + i + VEC_BYTES - 2),
+                                   vec_load(src + i + VEC_BYTES - 3));
+        if (census != NULL) {
+            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(first_high, weights));
+            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(second_high, weights));
+            if (--steps_to_fold == 0) {
+                utf8_census_fold_avx512(counts, &code_points, &four_byte);
+                counts = zero;
+                steps_to_fold = UTF8_CENSUS_FOLD_STEPS;
+            }
+        }
+        if (--steps_to_test == 0) {
+            if (vec_any(error))
+                return locate ? utf8_lookup_boundary_before(src, clean) : 0;
+            if (locate) {
+                test_interval = test_interval < 4 ? 2 * test_interval : 4;
+                clean = i + 2 * VEC_BYTES;
+            }
+            steps_to_test = test_interval;
+        }
+        i += 2 * VEC_BYTES;
+    }
+    /* The rest: at most one whole vector, then one padded with zeros
+     * (ASCII), so that a character the end cuts off is a lead followed by
+     * ASCII, which the pair rules reject. */
+    vec_t before = i == start ? before_start : vec_load(src + i - VEC_BYTES);
+    if (len - i >= VEC_BYTES) {
+        vec_t input = vec_load(src + i), input_high = _mm512_srli_epi16(input, 4);
+        error = utf8_errors_avx512(&c, error, input_high, vec_prev(input, before, 1),
+                                   vec_prev(input, before, 2), vec_prev(input, before, 3));
+        if (census != NULL)
+            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(input_high, weights));
+        before = input;
+        i += VEC_BYTES;
+    }
+    __mmask64 in_bounds = ((__mmask64)1 << (len - i)) - 1;
+    vec_t last = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
+    vec_t last_high = _mm512_srli_epi16(last, 4);
+    error = utf8_errors_avx512(&c, error, last_high, vec_prev(last, before, 1),
+                               vec_prev(last, before, 2), vec_prev(last, before, 3));
+    if (vec_any(error))
+        return locate ? utf8_lookup_boundary_before(src, clean) : 0;
+    if (census != NULL) {
+        counts = _mm512_add_epi8(counts, _mm512_maskz_permutexvar_epi8(in_bounds, last_high, weights));
+        utf8_census_fold_avx512(counts, &code_points, &four_byte);
+        census->code_points = ascii + (size_t)_mm512_reduce_add_epi64(code_points);
+        census->utf16_units = census->code_points + (size_t)_mm512_reduce_add_epi64(four_byte);
+    }
+    return len;
+}
+
+size_t utf8_well_formed_bound_avx512(const uint8_t *src, size_t len)
+{
+    return utf8_scan_avx512(src, len, 1, NULL);
+}
+
+int utf8_validate_avx512(const uint8_t *src, size_t len)
+{
+    return utf8_scan_avx512(src, len, 0, NULL) == len;
+}
+
+size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
+{
+    return utf8_scan_avx512(src, len, 1, census);
+}
+
+/* ---- counts of unchecked UTF-8 (kernels.h, utf8_code_points and
+ * utf8_utf16_units; csrc/lengths.c is the reference) ---- */
+
+/* Byte weights by high nibble: 1 per code point, 2 for a 4-byte lead
+ * F0..FF (a surrogate pair, D91), 0 for a continuation byte. */
+static const uint8_t utf8_utf16_weights[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/* Four vectors per step, each in a byte-lane counter of its own that gains
+ * at most 2 per step: 127 steps stay below 256. */
+#define UTF8_COUNT_FOLD_STEPS 127
+
+size_t utf8_code_points_avx512(const uint8_t *src, size_t len)
+{
+    const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF); /* -65 */
+    vec_t totals = zero;
+    size_t i = 0;
+    while (len - i >= 4 * VEC_BYTES) {
+        /* four chains of additions, one per vector of a step */
+        vec_t a = zero, b = zero, d = zero, e = zero;
+        for (unsigned step = 0; step < UTF8_COUNT_FOLD_STEPS && len - i >= 4 * VEC_BYTES;
+             step++, i += 4 * VEC_BYTES) {
+            a = vec_count_gt8(a, vec_load(src + i), above_continuation);
+            b = vec_count_gt8(b, vec_load(src + i + VEC_BYTES), above_continuation);
+            d = vec_count_gt8(d, vec_load(src + i + 2 * VEC_BYTES), above_continuation);
+            e = vec_count_gt8(e, vec_load(src + i + 3 * VEC_BYTES), above_continuation);
+        }
+        totals = _mm512_add_epi64(
+            totals, _mm512_add_epi64(_mm512_add_epi64(_mm512_sad_epu8(a, zero), _mm512_sad_epu8(b, zero)),
+                                     _mm512_add_epi64(_mm512_sad_epu8(d, zero), _mm512_sad_epu8(e, zero))));
+    }
+    /* The rest, a vector at a time, the last one masked. */
+    vec_t tail = zero;
+    while (i < len) {
+        size_t left = len - i;
+        __mmask64 in_bounds = left >= VEC_BYTES ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        vec_t input = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
+        tail = _mm512_mask_add_epi8(tail, in_bounds & _mm512_cmpgt_epi8_mask(input, above_continuation),
+                                    tail, vec_splat(1));
+        i += left >= VEC_BYTES ? VEC_BYTES : left;
+    }
+    totals = _mm512_add_epi64(totals, _mm512_sad_epu8(tail, zero));
+    return (size_t)_mm512_reduce_add_epi64(totals);
+}
+
+size_t utf8_utf16_units_avx512(const uint8_t *src, size_t len)
+{
+    const vec_t zero = vec_splat(0), weights = vec_table(utf8_utf16_weights);
+    vec_t totals = zero;
+    size_t i = 0;
+    while (len - i >= 4 * VEC_BYTES) {
+        vec_t a = zero, b = zero, d = zero, e = zero;
+        for (unsigned step = 0; step < UTF8_COUNT_FOLD_STEPS && len - i >= 4 * VEC_BYTES;
+             step++, i += 4 * VEC_BYTES) {
+            a = _mm512_add_epi8(a, vec_lookup_high(weights, vec_load(src + i)));
+            b = _mm512_add_epi8(b, vec_lookup_high(weights, vec_load(src + i + VEC_BYTES)));
+            d = _mm512_add_epi8(d, vec_lookup_high(weights, vec_load(src + i + 2 * VEC_BYTES)));
+            e = _mm512_add_epi8(e, vec_lookup_high(weights, vec_load(src + i + 3 * VEC_BYTES)));
+        }
+        totals = _mm512_add_epi64(
+            totals, _mm512_add_epi64(_mm512_add_epi64(_mm512_sad_epu8(a, zero), _mm512_sad_epu8(b, zero)),
+                                     _mm512_add_epi64(_mm512_sad_epu8(d, zero), _mm512_sad_epu8(e, zero))));
+    }
+    vec_t tail = zero;
+    while (i < len) {
+        size_t left = len - i;
+        __mmask64 in_bounds = left >= VEC_BYTES ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        vec_t input = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
+        tail = _mm512_add_epi8(tail, _mm512_maskz_permutexvar_epi8(
+                                         in_bounds, _mm512_srli_epi16(input, 4), weights));
+        i += left >= VEC_BYTES ? VEC_BYTES : left;
+    }
+    totals = _mm512_add_epi64(totals, _mm512_sad_epu8(tail, zero));
+    return (size_t)_mm512_reduce_add_epi64(totals);
+}
 
 #if defined(__clang__)
 #pragma clang attribute pop
