@@ -151,32 +151,29 @@ size_t UTF8_SCAN_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 
 #ifndef UTF8_SCAN_BMP_HELPERS
 #define UTF8_SCAN_BMP_HELPERS
-#define UTF8_SCAN_LOW_BITS 0x0101010101010101ull
-/* Non-zero if one of the 8 bytes of `word` is 00 (the borrow of the
- * subtraction reaches bit 7 of the first 00 byte; it may also mark bytes
- * after it, which does not matter for "any"). */
-#define UTF8_SCAN_HAS_NUL(word) \
-    (((word) - UTF8_SCAN_LOW_BITS) & ~(word) & UTF8_SCAN_HIGH_BITS)
-/* Non-zero if one of the 8 bytes of `word` is F0..FF: their high nibbles
- * xor F are 0, so those bytes of (word & F0..) ^ F0.. are 00. */
-#define UTF8_SCAN_HAS_F0(word) \
-    UTF8_SCAN_HAS_NUL(((word) & 0xF0F0F0F0F0F0F0F0ull) ^ 0xF0F0F0F0F0F0F0F0ull)
+/* Bytes judged at a time: by their largest and smallest value, loops the
+ * compiler turns into byte-wise vector max/min (PMAXUB, PMINUB on any
+ * x86-64) even in this portable kernel. */
+#define UTF8_SCAN_BMP_CHUNK 256
+
+/* 1 if src[0..n) has no byte F0..FF, nor 00 with nul_is_ill_formed. */
+static inline int utf8_scan_chunk_is_bmp(const uint8_t *src, size_t n, int nul_is_ill_formed)
+{
+    uint8_t largest = 0, smallest = 0xFF;
+    for (size_t k = 0; k < n; k++) {
+        largest = src[k] > largest ? src[k] : largest;
+        smallest = src[k] < smallest ? src[k] : smallest;
+    }
+    return largest < 0xF0 && !(nul_is_ill_formed && smallest == 0);
+}
 #endif
 
 size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
     size_t i = 0;
-    /* Two words per test; the byte loop finds which byte. */
-    for (; len - i >= 16; i += 16) {
-        uint64_t first, second;
-        memcpy(&first, src + i, 8);
-        memcpy(&second, src + i + 8, 8);
-        uint64_t found = UTF8_SCAN_HAS_F0(first) | UTF8_SCAN_HAS_F0(second);
-        if (nul_is_ill_formed)
-            found |= UTF8_SCAN_HAS_NUL(first) | UTF8_SCAN_HAS_NUL(second);
-        if (found)
-            break;
-    }
+    while (len - i >= UTF8_SCAN_BMP_CHUNK &&
+           utf8_scan_chunk_is_bmp(src + i, UTF8_SCAN_BMP_CHUNK, nul_is_ill_formed))
+        i += UTF8_SCAN_BMP_CHUNK;
     for (; i < len; i++)
         if (src[i] >= 0xF0 || (nul_is_ill_formed && src[i] == 0))
             return i;
@@ -185,6 +182,10 @@ size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, in
 
 int UTF8_SCAN_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
-    return UTF8_SCAN_NAME(utf8_bmp_prefix_length)(src, len, nul_is_ill_formed) == len &&
-           UTF8_SCAN_NAME(utf8_validate)(src, len);
+    for (size_t i = 0; i < len; i += UTF8_SCAN_BMP_CHUNK * 16) {
+        size_t n = len - i < UTF8_SCAN_BMP_CHUNK * 16 ? len - i : UTF8_SCAN_BMP_CHUNK * 16;
+        if (!utf8_scan_chunk_is_bmp(src + i, n, nul_is_ill_formed))
+            return 0;
+    }
+    return UTF8_SCAN_NAME(utf8_validate)(src, len);
 }
