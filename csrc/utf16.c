@@ -164,9 +164,18 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
+        if (!bmp_blocks) {
+            while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+                if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                    window.out = utf16_step(&reader, window.dst, window.out,
+                                            scalar_run_end(&reader, window.run_end), to);
+            }
+            reader.i = sink_window_close(sink, &window, reader.i, to);
+            continue;
+        }
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
             size_t run_end = window.run_end;
-            if (bmp_blocks && reader.i >= reader.scalar_until) {
+            if (reader.i >= reader.scalar_until) {
                 if (block_lookahead_wanted(&lookahead, reader.i, len)) {
                     size_t span = block_lookahead_span(&lookahead, len);
                     block_lookahead_extend(&lookahead, span,
