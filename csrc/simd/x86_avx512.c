@@ -146,13 +146,17 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
  * The rules are utf8_lookup.h's (Keiser & Lemire's nibble tables); what
  * differs is how few instructions a 64-byte vector costs, since the
  * validation, and everything fused with it, is bound by the two ports that
- * execute 512-bit operations:
+ * execute 512-bit operations (measured here: VPERMB, VPALIGNR, VALIGNQ
+ * one per cycle on one port; VPSRLW, VPSUBUSB, VPMOVB2M one per cycle on
+ * the other; VPTERNLOG, VPADDB, VPORD two per cycle, on either):
  *
- *   - the bytes one, two and three places back are loaded from memory
- *     (src + i - 1, - 2, - 3) instead of shifted across lanes (a VALIGNQ
- *     and three VPALIGNR per vector, all on the shuffle port); loads have
- *     ports of their own.  Only the vector at offset 0 shifts, with zeros
- *     (as for ASCII) before the text;
+ *   - the vector loop reads from a 64-byte boundary: an unaligned 64-byte
+ *     load straddles two cache lines and costs about twice an aligned one;
+ *   - of the two vectors of a step, the first takes the bytes one, two and
+ *     three places back as loads from memory (src + i - 1, - 2, - 3: no
+ *     shuffle), the second shifts them out of the first (a VALIGNQ and
+ *     three VPALIGNR).  Loads for both, or shifts for both, measured
+ *     slower: the straddling loads cost more than the shuffles they save;
  *   - the three lookups meet in one VPTERNLOG, and the rule for the third
  *     and fourth bytes joins the running error in another;
  *   - a vector that ends inside a character is checked lazily: only
@@ -285,9 +289,8 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
         else
             error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
                                        vec_load(src + i - 2), vec_load(src + i - 3));
-        error = utf8_errors_avx512(&c, error, second_high, vec_load(src + i + VEC_BYTES - 1),
-                                   vec_load(src + i + VEC_BYTES - 2),
-                                   vec_load(src + i + VEC_BYTES - 3));
+        error = utf8_errors_avx512(&c, error, second_high, vec_prev(second, first, 1),
+                                   vec_prev(second, first, 2), vec_prev(second, first, 3));
         if (census != NULL) {
             counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(first_high, weights));
             counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(second_high, weights));
@@ -363,11 +366,27 @@ static const uint8_t utf8_utf16_weights[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 
  * at most 2 per step: 127 steps stay below 256. */
 #define UTF8_COUNT_FOLD_STEPS 127
 
+/* How many bytes come before the loop's first 64-byte boundary (0 when the
+ * input is too short for the loop to run from there). */
+static inline size_t utf8_count_head_avx512(const uint8_t *src, size_t len)
+{
+    size_t head = (size_t)(-(uintptr_t)src) & (VEC_BYTES - 1);
+    return len >= head + 4 * VEC_BYTES ? head : 0;
+}
+
 size_t utf8_code_points_avx512(const uint8_t *src, size_t len)
 {
     const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF); /* -65 */
     vec_t totals = zero;
-    size_t i = 0;
+    /* The bytes before a 64-byte boundary first, masked: the loop's loads
+     * then never straddle two cache lines. */
+    size_t i = utf8_count_head_avx512(src, len);
+    if (i != 0) {
+        __mmask64 in_head = ((__mmask64)1 << i) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        totals = _mm512_sad_epu8(_mm512_maskz_mov_epi8(_mm512_cmpgt_epi8_mask(head, above_continuation) & in_head,
+                                                       vec_splat(1)), zero);
+    }
     while (len - i >= 4 * VEC_BYTES) {
         /* four chains of additions, one per vector of a step */
         vec_t a = zero, b = zero, d = zero, e = zero;
@@ -400,7 +419,12 @@ size_t utf8_utf16_units_avx512(const uint8_t *src, size_t len)
 {
     const vec_t zero = vec_splat(0), weights = vec_table(utf8_utf16_weights);
     vec_t totals = zero;
-    size_t i = 0;
+    size_t i = utf8_count_head_avx512(src, len);
+    if (i != 0) {
+        __mmask64 in_head = ((__mmask64)1 << i) - 1;
+        vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
+        totals = _mm512_sad_epu8(_mm512_maskz_permutexvar_epi8(in_head, _mm512_srli_epi16(head, 4), weights), zero);
+    }
     while (len - i >= 4 * VEC_BYTES) {
         vec_t a = zero, b = zero, d = zero, e = zero;
         for (unsigned step = 0; step < UTF8_COUNT_FOLD_STEPS && len - i >= 4 * VEC_BYTES;
