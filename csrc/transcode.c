@@ -8,7 +8,6 @@
 #include "readers.h"
 #include "utfkit.h"
 
-#define STRETCH 4096 /* counted with 32-bit sums, which cannot overflow */
 
 /* UTF-E-8 and the original ISO 10646 UTF-8 (seeds 002, 004). */
 static int is_utfe8_form(int form)
@@ -168,25 +167,6 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form)
     return result;
 }
 
-/* 1 if src has no byte F0..FF, nor 00 when zero_is_ill_formed.  For
- * well-formed UTF-8 this says it is CESU-8 (no 4-byte form) or MUTF-8. */
-static int has_no_4_byte_lead(const uint8_t *src, size_t len, int zero_is_ill_formed)
-{
-    for (size_t i = 0; i < len;) {
-        size_t end = len - i > STRETCH ? i + STRETCH : len;
-        /* the largest and smallest byte: loops the compiler turns into
-         * byte-wise vector max/min (PMAXUB, PMINUB) */
-        uint8_t largest = 0, smallest = 0xFF;
-        for (; i < end; i++) {
-            largest = src[i] > largest ? src[i] : largest;
-            smallest = src[i] < smallest ? src[i] : smallest;
-        }
-        if (largest >= 0xF0 || (zero_is_ill_formed && smallest == 0))
-            return 0;
-    }
-    return 1;
-}
-
 int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
@@ -213,13 +193,16 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
         size_t length;
         return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
     }
-    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
-        is_utfe8_form(form)) {
+    if (form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
+        /* Without surrogates, both are UTF-8 of the BMP (and MUTF-8 has no
+         * 00): one pass of the kernel settles it, the full reader runs only
+         * if it fails. */
+        if (kernel->utf8_bmp_validate(src, len, form == UTFKIT_MUTF8))
+            return 1;
+    } else if (form == UTFKIT_WTF8 || is_utfe8_form(form)) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
-        if (utfkit_utf8_validate(src, len) &&
-            (form == UTFKIT_WTF8 || is_utfe8_form(form) ||
-             has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
+        if (utfkit_utf8_validate(src, len))
             return 1;
     }
     return utfkit_check(src, len, form).status == UTFKIT_OK;
