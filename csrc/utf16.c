@@ -142,10 +142,13 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
 {
     text_reader reader = text_reader_over(src, len, errors, big_endian);
     /* To UTF-8, the active kernel's block converter (kernels.h) takes the
-     * scalar values before run_end, and the steps here everything else. */
+     * scalar values before run_end, and the steps here everything else.
+     * To WTF-8 too: WTF-8 writes every scalar value as UTF-8 does (WTF-8
+     * sections 6.1 and 6.3), and the block stops at the unpaired surrogates
+     * that only WTF-8 writes, which the steps then take. */
     /* To UTF-32, the block converter takes both byte orders (kernels.h). */
     int to_utf32 = to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE;
-    reader.blocks = to == UTFKIT_UTF8 ? reader.kernel->utf16_to_utf8
+    reader.blocks = to == UTFKIT_UTF8 || to == UTFKIT_WTF8 ? reader.kernel->utf16_to_utf8
                     : to_utf32 ? reader.kernel->utf16_to_utf32
                                : NULL;
     reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;

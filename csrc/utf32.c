@@ -98,10 +98,12 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
 {
     text_reader reader = text_reader_over(src, len, errors, big_endian);
     /* To UTF-8, the active kernel's block converter (kernels.h) takes the
-     * scalar values before run_end, and the steps here everything else. */
+     * scalar values before run_end, and the steps here everything else.
+     * To WTF-8 too: a UTF-32 surrogate unit is ill-formed either way, and
+     * WTF-8 writes every scalar value as UTF-8 does (WTF-8 section 6.1). */
     /* To UTF-16, the block converter takes both byte orders (kernels.h). */
     int to_utf16 = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE;
-    reader.blocks = to == UTFKIT_UTF8 ? reader.kernel->utf32_to_utf8
+    reader.blocks = to == UTFKIT_UTF8 || to == UTFKIT_WTF8 ? reader.kernel->utf32_to_utf8
                     : to_utf16 ? reader.kernel->utf32_to_utf16
                                : NULL;
     reader.block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;

@@ -184,6 +184,11 @@ typedef struct answers {
      * edges): transcode to UTF-16 and UTF-32, strict / replace / ignore */
     utfkit_result wtf8_transcoded[UNICODE_FORMS - 1][3];
     uint64_t wtf8_digest[UNICODE_FORMS - 1][3];
+    /* the input read as UTF-16 and UTF-32, either byte order, into WTF-8
+     * (the UTF-8 blocks, unpaired surrogates at their edges), strict /
+     * replace / ignore */
+    utfkit_result wtf8_written[UNICODE_FORMS - 1][3];
+    uint64_t wtf8_written_digest[UNICODE_FORMS - 1][3];
     /* the input read as CESU-8 and as MUTF-8 (the UTF-8 blocks and the
      * BMP lookups, with surrogates and C0 80 at their edges): validate,
      * check, count, and transcode to UTF-16 and UTF-32, strict / replace /
@@ -248,6 +253,11 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
                 utfkit_transcode(src, len, UTFKIT_WTF8, unicode_forms[t], e, scratch, scratch_size);
             size_t written = a.wtf8_transcoded[t - 1][e].written;
             a.wtf8_digest[t - 1][e] = digest(scratch, written < scratch_size ? written : scratch_size);
+            a.wtf8_written[t - 1][e] =
+                utfkit_transcode(src, len, unicode_forms[t], UTFKIT_WTF8, e, scratch, scratch_size);
+            written = a.wtf8_written[t - 1][e].written;
+            a.wtf8_written_digest[t - 1][e] =
+                digest(scratch, written < scratch_size ? written : scratch_size);
         }
     for (int m = 0; m < 2; m++) {
         a.bmp_valid[m] = utfkit_validate(src, len, bmp_forms[m]);
@@ -371,6 +381,10 @@ int main(int argc, char **argv)
                     SAME(wtf8_transcoded[t][e].position, "transcode WTF-8 -> UTF-16/32: position")
                     SAME(wtf8_transcoded[t][e].written, "transcode WTF-8 -> UTF-16/32: written")
                     SAME(wtf8_digest[t][e], "transcode WTF-8 -> UTF-16/32: bytes")
+                    SAME(wtf8_written[t][e].status, "transcode UTF-16/32 -> WTF-8: status")
+                    SAME(wtf8_written[t][e].position, "transcode UTF-16/32 -> WTF-8: position")
+                    SAME(wtf8_written[t][e].written, "transcode UTF-16/32 -> WTF-8: written")
+                    SAME(wtf8_written_digest[t][e], "transcode UTF-16/32 -> WTF-8: bytes")
                 }
             for (int m = 0; m < 2; m++) {
                 SAME(bmp_valid[m], "validate CESU-8/MUTF-8")
