@@ -351,14 +351,17 @@ static inline __mmask16 decode_3_byte_run(__m512i block, __m512i *code_point)
  * 3-7 has no row for them), or continuation bytes that do not follow a
  * lead one to one -- the general step then converts or rejects it. */
 static inline size_t put_two_byte_block(uint8_t **out, __m512i block, uint64_t non_ascii,
-                                        uint64_t continuation, int big_endian)
+                                        uint64_t continuation, uint8_t last_byte,
+                                        int big_endian)
 {
     /* C2..DF -> 00..1D, every other byte above it */
     uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(block, _mm512_set1_epi8((char)0xC2)),
                                             _mm512_set1_epi8(0x1E));
     if ((leads | continuation) != non_ascii || leads << 1 != continuation)
         return 0;
-    size_t consumed = 64 - (size_t)(leads >> 63);
+    /* (from the byte itself, not the mask: the next block's address then
+     * waits on one byte load, not on the compare above) */
+    size_t consumed = 64 - (size_t)(last_byte >= 0xC0);
     uint64_t starts = ~continuation & (consumed == 64 ? ~0ull : ~0ull >> 1);
     /* 16-bit lane j of pairs_low holds bytes j, j + 1; of pairs_high bytes
      * 32 + j, 33 + j (the index 64 of the last lane wraps to byte 0; that
@@ -450,7 +453,7 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         }
         if (utf16) {
             size_t two_byte_block = put_two_byte_block(&out, block, non_ascii, continuation,
-                                                       big_endian);
+                                                       src[i + 63], big_endian);
             if (two_byte_block != 0) {
                 i += two_byte_block;
                 continue;
