@@ -266,13 +266,20 @@ static size_t narrow_prefix(const uint8_t *src, size_t n, int from, int to, uint
     }
 }
 
+/* 1 if the sink writes and has room for n more bytes. */
+static int sink_has_room(const utfkit_sink *sink, size_t n)
+{
+    return !sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n;
+}
+
 /* The straight reading (narrow_prefix) of src[0..n) into the sink: into
- * dst itself while it has room for n bytes, else through `bytes`. */
+ * dst itself while it has room for n bytes, else through `bytes` (n is at
+ * most NARROW_PIECE then). */
 static size_t narrow_into(const uint8_t *src, size_t n, int from, int to, utfkit_sink *sink,
                           uint8_t *bytes)
 {
     size_t made;
-    if (!sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n) {
+    if (sink_has_room(sink, n)) {
         size_t read = narrow_prefix(src, n, from, to, sink->dst + sink->out, &made);
         sink->out += made;
         return read;
@@ -306,7 +313,11 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
     for (size_t begin = 0; begin < len;) {
         size_t stretch = NARROW_PIECE;
         if (reads_straight(from)) {
-            size_t n = len - begin > NARROW_PIECE ? NARROW_PIECE : len - begin;
+            /* the whole rest when the sink has room for it (narrow_into
+             * then writes there directly), else a piece */
+            size_t n = len - begin;
+            if (n > NARROW_PIECE && !sink_has_room(sink, n))
+                n = NARROW_PIECE;
             size_t read = narrow_into(src + begin, n, from, to, sink, bytes);
             begin += read;
             if (begin == len)

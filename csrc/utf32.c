@@ -107,9 +107,11 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     reader.block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
     /* At most 1 output byte per input byte (2 for CESU-8 and MUTF-8: a
      * supplementary unit becomes 6 bytes); 4 bytes from the end, a cut-off
-     * unit may become a whole U+FFFD. */
+     * unit may become a whole U+FFFD -- where there is one: when len is a
+     * whole number of units, every step, the last included, keeps to
+     * per_byte, and the block converters take the text to its end. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? 2 : 1;
-    size_t tail = 4;
+    size_t tail = len % 4 != 0 ? 4 : 0;
     sink_window window = SINK_WINDOW_START;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {

@@ -37,6 +37,7 @@ static const operation operations[] = {
     {"32to16", UTFKIT_UTF32LE, UTFKIT_UTF16LE, 0},
     {"len8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 3},
     {"len16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 3},
+    {"len32to8", UTFKIT_UTF32LE, UTFKIT_UTF8, 3},
     {"tlen8to16", UTFKIT_UTF8, UTFKIT_UTF16LE, 4},
     {"tlen16to8", UTFKIT_UTF16LE, UTFKIT_UTF8, 4},
 };

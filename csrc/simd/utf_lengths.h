@@ -162,38 +162,88 @@ size_t UTF_LENGTHS_NAME(utf16_surrogates)(const uint8_t *src, size_t len, int bi
     return total;
 }
 
+/* How many bytes of UTF-32 units from src bring it to a VEC_BYTES boundary
+ * (none if src is not 4-byte aligned: then no unit boundary is one), at
+ * most len: taken by one partial load first, so that no vector load after
+ * them spans two cache lines. */
+static inline size_t UTF_LENGTHS_NAME(utf32_head)(const uint8_t *src, size_t len)
+{
+    uintptr_t address = (uintptr_t)src;
+    size_t head = (address & 3) != 0 ? 0 : (VEC_BYTES - (address & (VEC_BYTES - 1))) & (VEC_BYTES - 1);
+    return head < len ? head : len & ~(size_t)3;
+}
+
+/* The UTF-32 units of src[0..n), n < VEC_BYTES a multiple of 4, read by
+ * one partial load, zeros after them. */
+static inline vec_t UTF_LENGTHS_NAME(utf32_load_partial)(const uint8_t *src, size_t n, int big_endian)
+{
+    vec_t unit = vec_load_partial(src, n);
+    return big_endian ? vec_swap32(unit) : unit;
+}
+
+/* acc + 1 per 32-bit lane for each of 0080, 0800 and 10000 the unit is below. */
+static inline vec_t UTF_LENGTHS_NAME(utf32_count_below)(vec_t acc, vec_t unit)
+{
+    acc = vec_count_lt32(acc, unit, vec_splat32(0x80));
+    acc = vec_count_lt32(acc, unit, vec_splat32(0x800));
+    return vec_count_lt32(acc, unit, vec_splat32(0x10000));
+}
+
 size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int big_endian)
 {
-    size_t end = len & ~(size_t)3, units = end / 4, less = 0, i = 0;
-    const vec_t zero = vec_splat(0), x80 = vec_splat32(0x80), x800 = vec_splat32(0x800);
-    const vec_t x10000 = vec_splat32(0x10000);
-    while (end - i >= VEC_BYTES) {
-        size_t vectors = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_DWORD_FOLD);
-        vec_t below_80 = zero, below_800 = zero, below_10000 = zero;
-        for (size_t k = 0; k < vectors; k++, i += VEC_BYTES) {
-            vec_t unit = vec_load(src + i);
-            if (big_endian)
-                unit = vec_swap32(unit);
-            below_80 = vec_count_lt32(below_80, unit, x80);
-            below_800 = vec_count_lt32(below_800, unit, x800);
-            below_10000 = vec_count_lt32(below_10000, unit, x10000);
+    size_t end = len & ~(size_t)3, units = end / 4, less = 0;
+    size_t i = UTF_LENGTHS_NAME(utf32_head)(src, end);
+    const vec_t zero = vec_splat(0);
+    /* the zero lanes of partial loads count below all three: taken off */
+    size_t padding = 0;
+    vec_t total = zero;
+    if (i != 0) {
+        total = UTF_LENGTHS_NAME(utf32_count_below)(
+            total, UTF_LENGTHS_NAME(utf32_load_partial)(src, i, big_endian));
+        padding += (VEC_BYTES - i) / 4;
+    }
+    while (end - i >= 2 * VEC_BYTES) {
+        size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_DWORD_FOLD) / 2;
+        /* two vectors per step, each in a chain of its own */
+        vec_t even_total = zero, odd_total = zero;
+        for (size_t k = 0; k < pairs; k++, i += 2 * VEC_BYTES) {
+            vec_t even = vec_load(src + i), odd = vec_load(src + i + VEC_BYTES);
+            if (big_endian) {
+                even = vec_swap32(even);
+                odd = vec_swap32(odd);
+            }
+            even_total = UTF_LENGTHS_NAME(utf32_count_below)(even_total, even);
+            odd_total = UTF_LENGTHS_NAME(utf32_count_below)(odd_total, odd);
         }
-        less += vec_sum32(below_80) + vec_sum32(below_800) + vec_sum32(below_10000);
+        less += vec_sum32(even_total) + vec_sum32(odd_total);
     }
-    for (; i < end; i += 4) {
-        int32_t unit = (int32_t)UTF_LENGTHS_NAME(unit32)(src + i, big_endian);
-        less += (unit < 0x80) + (unit < 0x800) + (unit < 0x10000);
+    if (end - i >= VEC_BYTES) {
+        vec_t unit = vec_load(src + i);
+        total = UTF_LENGTHS_NAME(utf32_count_below)(total, big_endian ? vec_swap32(unit) : unit);
+        i += VEC_BYTES;
     }
+    if (end - i != 0) {
+        total = UTF_LENGTHS_NAME(utf32_count_below)(
+            total, UTF_LENGTHS_NAME(utf32_load_partial)(src + i, end - i, big_endian));
+        padding += (VEC_BYTES - (end - i)) / 4;
+    }
+    less += vec_sum32(total) - 3 * padding;
     return 4 * units - less;
 }
 
 size_t UTF_LENGTHS_NAME(utf32_supplementary)(const uint8_t *src, size_t len, int big_endian)
 {
-    size_t end = len & ~(size_t)3, units = end / 4, bmp = 0, i = 0;
+    size_t end = len & ~(size_t)3, units = end / 4, bmp = 0;
+    size_t i = UTF_LENGTHS_NAME(utf32_head)(src, end);
     const vec_t zero = vec_splat(0), x10000 = vec_splat32(0x10000);
+    size_t padding = 0;
+    vec_t counted = zero;
+    if (i != 0) {
+        counted = vec_count_lt32(counted, UTF_LENGTHS_NAME(utf32_load_partial)(src, i, big_endian), x10000);
+        padding += (VEC_BYTES - i) / 4;
+    }
     while (end - i >= VEC_BYTES) {
         size_t vectors = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_DWORD_FOLD);
-        vec_t counted = zero;
         for (size_t k = 0; k < vectors; k++, i += VEC_BYTES) {
             vec_t unit = vec_load(src + i);
             if (big_endian)
@@ -201,9 +251,14 @@ size_t UTF_LENGTHS_NAME(utf32_supplementary)(const uint8_t *src, size_t len, int
             counted = vec_count_lt32(counted, unit, x10000);
         }
         bmp += vec_sum32(counted);
+        counted = zero;
     }
-    for (; i < end; i += 4)
-        bmp += (int32_t)UTF_LENGTHS_NAME(unit32)(src + i, big_endian) < 0x10000;
+    if (end - i != 0) {
+        counted = vec_count_lt32(counted, UTF_LENGTHS_NAME(utf32_load_partial)(src + i, end - i, big_endian),
+                                 x10000);
+        padding += (VEC_BYTES - (end - i)) / 4;
+    }
+    bmp += vec_sum32(counted) - padding;
     return units - bmp;
 }
 

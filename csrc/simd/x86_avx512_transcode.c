@@ -27,9 +27,12 @@
  * The input is never trusted: UTF-8 blocks stop before a block that is not
  * well-formed, and UTF-16 / UTF-32 blocks stop before
  * the first unit that is not a scalar value (surrogates, units above
- * 10FFFF) so that every error goes to the scalar readers.  Every store is
- * masked to the bytes actually produced, so nothing past *written is ever
- * touched.
+ * 10FFFF) so that every error goes to the scalar readers.  Stores stay
+ * within the room kernels.h gives a block (the worst case of its input):
+ * the UTF-8 and UTF-16 -> UTF-8 blocks mask every store to the bytes
+ * produced; the blocks from UTF-32 and UTF-16 -> UTF-32 store whole
+ * vectors within the room, and only the bytes produced after the last
+ * whole vector.
  */
 #include "../kernels.h"
 
@@ -519,49 +522,86 @@ size_t utfkit_utf8_to_utf32_avx512(const uint8_t *src, size_t len, int big_endia
 
 /* ---- code points -> UTF-8 ---- */
 
-/* Encodes the scalar values of `lanes` 32-bit lanes (Table 3-6), lead byte
- * first in memory, and writes the bytes of each in turn.  `supplementary`
- * says whether any lane may be above FFFF. */
-static inline uint8_t *put_utf8(uint8_t *out, __m512i code_point, __mmask16 used, int supplementary)
+/* Table 3-6 takes a scalar value's bits from 18, 12, 6 and 0 up, one field
+ * per byte: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx, the shorter forms using
+ * the last one to three fields.  VPMULTISHIFTQB copies into bytes 0..3 of
+ * each 32-bit lane the 8 bits that start at those positions of the lane's
+ * value (these bit offsets, and the same plus 32 for the upper lane of each
+ * 64-bit group).  A byte mask per lane then keeps each length's payload:
+ * 7F (1 byte: the last field), 1F 3F (2), 0F 3F 3F (3), 07 3F 3F 3F (4),
+ * and the marker bits are the mask's complement shifted left by one within
+ * each byte: 3F gives 80, 1F C0, 0F E0, 07 F0, 7F 00. */
+#define UTF8_FIELD_OFFSETS 0x20262C3200060C12ll
+#define UTF8_KEEP_1 0x7F000000
+#define UTF8_KEEP_2 0x3F1F0000
+#define UTF8_KEEP_3 0x3F3F0F00
+#define UTF8_KEEP_4 0x3F3F3F07
+
+/* The UTF-8 bytes of each lane (in bytes 0..3, lead first) whose payload
+ * mask is `keep` (UTF8_KEEP_n per lane, 0 in a lane not written). */
+static inline __m512i utf8_lanes(__m512i code_point, __m512i keep)
 {
-    const __m512i six_bits = _mm512_set1_epi32(0x3F);
-    __mmask16 two_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x80));
-    __mmask16 three_or_more = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x800));
-    __m512i last = _mm512_and_si512(code_point, six_bits);                        /* xxxxxx */
-    __m512i middle = _mm512_and_si512(_mm512_srli_epi32(code_point, 6), six_bits); /* yyyyyy */
-    /* 110yyyyy 10xxxxxx */
-    __m512i two = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32(code_point, 6), _mm512_slli_epi32(last, 8)),
-        _mm512_set1_epi32(0x80C0));
-    /* 1110zzzz 10yyyyyy 10xxxxxx */
-    __m512i three = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32(code_point, 12), _mm512_slli_epi32(middle, 8)),
-        _mm512_or_si512(_mm512_slli_epi32(last, 16), _mm512_set1_epi32(0x8080E0)));
-    __m512i bytes = _mm512_mask_mov_epi32(code_point, two_or_more, two);
-    bytes = _mm512_mask_mov_epi32(bytes, three_or_more, three);
-    /* How many bytes of each lane count: 1, 2, 3 (or 4). */
-    __m512i length_mask = _mm512_set1_epi32(0xFF);
-    length_mask = _mm512_mask_mov_epi32(length_mask, two_or_more, _mm512_set1_epi32(0xFFFF));
-    length_mask = _mm512_mask_mov_epi32(length_mask, three_or_more, _mm512_set1_epi32(0xFFFFFF));
-    if (supplementary) {
-        __mmask16 four = _mm512_cmpge_epu32_mask(code_point, _mm512_set1_epi32(0x10000));
-        if (four) {
-            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
-            __m512i upper = _mm512_and_si512(_mm512_srli_epi32(code_point, 12), six_bits);
-            __m512i four_bytes = _mm512_or_si512(
-                _mm512_or_si512(_mm512_srli_epi32(code_point, 18), _mm512_slli_epi32(upper, 8)),
-                _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(middle, 16),
-                                                _mm512_slli_epi32(last, 24)),
-                                _mm512_set1_epi32((int)0x808080F0)));
-            bytes = _mm512_mask_mov_epi32(bytes, four, four_bytes);
-            length_mask = _mm512_mask_mov_epi32(length_mask, four, _mm512_set1_epi32(-1));
-        }
-    }
-    length_mask = _mm512_maskz_mov_epi32(used, length_mask);
-    __mmask64 kept = _mm512_test_epi8_mask(length_mask, length_mask);
+    __m512i fields = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(UTF8_FIELD_OFFSETS), code_point);
+    __m512i marker = _mm512_sub_epi8(_mm512_set1_epi8((char)0xFE), _mm512_add_epi8(keep, keep));
+    return _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA); /* (A & B) | C */
+}
+
+/* Writes the UTF-8 of the scalar values in the lanes `used` (Table 3-6),
+ * given the lanes of `used` at or above 0080 (`two`), 0800 (`three`) and
+ * 10000 (`four`): each lane encoded in place, then VPCOMPRESSB keeps the
+ * bytes that count.  One whole-vector store: at most 64 bytes for the 16
+ * units (64 bytes) read, so within the room the caller has (kernels.h);
+ * put_utf8_last_lanes stores only the bytes that count, for the units
+ * after the last whole vector. */
+static inline uint8_t *put_utf8_lanes(uint8_t *out, __m512i code_point, __mmask16 used,
+                                      __mmask16 two, __mmask16 three, __mmask16 four)
+{
+    __m512i keep = _mm512_maskz_mov_epi32(used, _mm512_set1_epi32(UTF8_KEEP_1));
+    keep = _mm512_mask_mov_epi32(keep, two, _mm512_set1_epi32(UTF8_KEEP_2));
+    keep = _mm512_mask_mov_epi32(keep, three, _mm512_set1_epi32(UTF8_KEEP_3));
+    keep = _mm512_mask_mov_epi32(keep, four, _mm512_set1_epi32(UTF8_KEEP_4));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, utf8_lanes(code_point, keep)));
+    return out + __builtin_popcountll(kept);
+}
+
+static inline uint8_t *put_utf8_last_lanes(uint8_t *out, __m512i code_point, __mmask16 used)
+{
+    __m512i keep = _mm512_maskz_mov_epi32(used, _mm512_set1_epi32(UTF8_KEEP_1));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x80)),
+                                 _mm512_set1_epi32(UTF8_KEEP_2));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x800)),
+                                 _mm512_set1_epi32(UTF8_KEEP_3));
+    keep = _mm512_mask_mov_epi32(keep, _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x10000)),
+                                 _mm512_set1_epi32(UTF8_KEEP_4));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
     unsigned count = (unsigned)__builtin_popcountll(kept);
-    _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, bytes));
+    _mm512_mask_storeu_epi8(out, first_lanes_64(count),
+                            _mm512_maskz_compress_epi8(kept, utf8_lanes(code_point, keep)));
     return out + count;
+}
+
+/* put_utf8_lanes for any scalar values. */
+static inline uint8_t *put_utf8_any(uint8_t *out, __m512i code_point, __mmask16 used)
+{
+    return put_utf8_lanes(out, code_point, used,
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x80)),
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x800)),
+                          _mm512_mask_cmpge_epu32_mask(used, code_point, _mm512_set1_epi32(0x10000)));
+}
+
+/* Writes 16 scalar values 0800..FFFF, 3 bytes each: the bytes 1..3 of
+ * each lane, gathered by a fixed VPERMB (no compression). */
+static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i code_point)
+{
+    const __m512i gather = _mm512_set_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        63, 62, 61, 59, 58, 57, 55, 54, 53, 51, 50, 49, 47, 46, 45, 43,
+        42, 41, 39, 38, 37, 35, 34, 33, 31, 30, 29, 27, 26, 25, 23, 22,
+        21, 19, 18, 17, 15, 14, 13, 11, 10, 9, 7, 6, 5, 3, 2, 1);
+    __m512i bytes = utf8_lanes(code_point, _mm512_set1_epi32(UTF8_KEEP_3));
+    _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi8(gather, bytes));
+    return out + 48;
 }
 
 /* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
@@ -726,7 +766,32 @@ size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+/* The lanes of 16 UTF-32 units that are not scalar values (D90: the
+ * surrogates D800..DFFF and the units above 10FFFF). */
+static inline __mmask16 not_scalar_values(__m512i units)
+{
+    return _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
+           _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                   _mm512_set1_epi32(0xD800));
+}
+
+/* How many units, from the start of src, bring it to a 64-byte boundary
+ * (0 if src is not 4-byte aligned: then no unit boundary is one). */
+static inline unsigned units_to_alignment(const uint8_t *src)
+{
+    uintptr_t address = (uintptr_t)src;
+    return (address & 3) != 0 ? 0 : (unsigned)((64 - (address & 63)) & 63) / 4;
+}
+
+/* UTF-32 -> UTF-8, 16 units (one 64-byte line of src) per step.  A first
+ * partial step brings src to a 64-byte boundary, so that no later load
+ * spans two cache lines; the steps advance by a constant 64 bytes, so that
+ * the next load never waits for this one's units, and the first unit that
+ * is not a scalar value ends the loop.  Runs of ASCII go 64 units per
+ * step (VPACKUSDW, VPACKUSWB), runs below 0800 32 (VPACKUSDW, then
+ * put_utf8_below_800), runs of 0800..FFFF (Chinese, Japanese) 16 without
+ * compression; any other mix is encoded lane by lane (put_utf8_lanes). */
+static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
     size_t i = 0;
@@ -735,68 +800,110 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
     /* VPACKUSDW then VPACKUSWB work per 128-bit lane: lane k holds four
      * units of each of the four sources, which this puts back in order */
     const __m512i ascii_order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    unsigned head = units_to_alignment(src);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (big_endian)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        out = put_utf8_any(out, units, first_lanes_16(taken));
+        i = 4 * (size_t)taken;
+        if (taken < head) { /* the scalar reader takes the unit at i */
+            *written = (size_t)(out - dst);
+            return i;
+        }
+    }
     while (len - i >= 64) {
-        /* 64 ASCII units at a time, narrowed to bytes */
-        while (narrow && len - i >= 256) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
-            __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
-            __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
-            if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
-                break;
-            if (big_endian) {
-                a = _mm512_srli_epi32(a, 24);
-                b = _mm512_srli_epi32(b, 24);
-                c = _mm512_srli_epi32(c, 24);
-                d = _mm512_srli_epi32(d, 24);
-            }
-            __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
-            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
-            out += 64;
-            i += 256;
-        }
-        /* 32 units below 0800 at a time, narrowed to 16 bits */
-        while (narrow && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (big_endian) {
-                a = swap_32(a);
-                b = swap_32(b);
-            }
-            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFFF800)) != 0)
-                break;
-            out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b)));
-            i += 128;
-        }
-        if (len - i < 64)
-            break;
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values. */
-        __mmask16 invalid =
-            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
-            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
-                                    _mm512_set1_epi32(0xD800));
-        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
-        if (taken == 0)
-            break;
-        __mmask16 used = first_lanes_16(taken);
-        narrow = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800)) == 0;
-        if (_mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x80)) == 0) {
-            _mm_mask_storeu_epi8(out, used, _mm512_cvtepi32_epi8(units));
-            out += taken;
-        } else {
-            out = put_utf8(out, units, used, 1);
+        __mmask16 two = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFFF80));
+        if (two == 0) {
+            /* ASCII: one byte per unit, then 64 units per step while it lasts */
+            _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(units));
+            out += 16;
+            i += 64;
+            while (len - i >= 256) {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+                __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
+                __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
+                __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+                if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
+                    break;
+                if (big_endian) {
+                    a = _mm512_srli_epi32(a, 24);
+                    b = _mm512_srli_epi32(b, 24);
+                    c = _mm512_srli_epi32(c, 24);
+                    d = _mm512_srli_epi32(d, 24);
+                }
+                __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+                _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi32(ascii_order, bytes));
+                out += 64;
+                i += 256;
+            }
+            continue;
         }
-        i += 4 * taken;
-        if (taken < 16)
-            break;
+        __mmask16 three = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800));
+        if (three == 0) {
+            /* below 0800: with the next 16 units if they are too */
+            if (len - i >= 128) {
+                __m512i next = _mm512_loadu_si512((const void *)(src + i + 64));
+                if (big_endian)
+                    next = swap_32(next);
+                if (_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) == 0) {
+                    out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(units, next)));
+                    i += 128;
+                    continue;
+                }
+            }
+            out = put_utf8_lanes(out, units, 0xFFFF, two, 0, 0);
+            i += 64;
+            continue;
+        }
+        __mmask16 four = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
+        __mmask16 surrogate = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                                      _mm512_set1_epi32(0xD800));
+        if ((four | surrogate) == 0) {
+            if (three == 0xFFFF)
+                out = put_utf8_three_bytes(out, units);
+            else
+                out = put_utf8_lanes(out, units, 0xFFFF, two, three, 0);
+            i += 64;
+            continue;
+        }
+        __mmask16 invalid = surrogate | _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
+        if (invalid != 0) {
+            unsigned taken = (unsigned)__builtin_ctz(invalid);
+            out = put_utf8_any(out, units, first_lanes_16(taken));
+            *written = (size_t)(out - dst);
+            return i + 4 * (size_t)taken;
+        }
+        out = put_utf8_lanes(out, units, 0xFFFF, two, three, four);
+        i += 64;
+    }
+    /* the whole units after the last whole vector: a masked load, and a
+     * store of only the bytes they give */
+    unsigned last = (unsigned)(len - i) / 4;
+    if (last != 0) {
+        __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
+        if (big_endian)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        out = put_utf8_last_lanes(out, units, first_lanes_16(taken));
+        i += 4 * (size_t)taken;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written)
+                      : utf32_to_utf8(src, len, 0, dst, written);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
@@ -804,10 +911,59 @@ size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
  * `byte_orders` is the source's byte order (1: big-endian) in bit 0 and
  * the target's in bit 1 (kernels.h). */
 
-/* UTF-16 -> UTF-32, 16 units per step: each unit zero-extended to a 32-bit
- * lane, and at each lead surrogate followed by a trail surrogate the code
- * point of the pair, 10000 + (lead - D800) * 400 + (trail - DC00) (Table
- * 3-5), with the trail's lane then compressed out. */
+/* UTF-16 -> UTF-32 of the units `used` of 32 (64 bytes): each unit
+ * zero-extended to a 32-bit lane, and at each lead surrogate (`lead`)
+ * followed by a trail surrogate (`trail`) the code point of the pair,
+ * 10000 + (lead - D800) * 400 + (trail - DC00) (Table 3-5), with the
+ * trail's lane then compressed out.  A lead among `used` has its trail
+ * among them.  Whole-vector stores: at most 128 bytes for the 64 read,
+ * within the caller's room (kernels.h). */
+static inline uint8_t *put_utf32_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
+                                            __mmask32 lead, __mmask32 trail, int big_endian)
+{
+    /* unit k + 1 in lane k (VPERMW), for the trail after each lead */
+    const __m512i next_unit = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                               16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    /* The pair's code point in the lead's lane: bits 0..15 are the lead's
+     * low 6 bits, then the trail's low 10; bits 16..20 the lead's bits
+     * 6..9 plus 1. */
+    __m512i following = _mm512_permutexvar_epi16(next_unit, units);
+    __m512i low = _mm512_mask_mov_epi16(
+        units, lead,
+        _mm512_ternarylogic_epi32(_mm512_slli_epi16(units, 10), following, _mm512_set1_epi16(0x3FF),
+                                  0xF8)); /* A | (B & C) */
+    __m512i top = _mm512_maskz_add_epi16(
+        lead, _mm512_and_si512(_mm512_srli_epi16(units, 6), _mm512_set1_epi16(0xF)), _mm512_set1_epi16(1));
+    __mmask32 kept = used & ~trail;
+    low = _mm512_maskz_compress_epi16(kept, low);
+    top = _mm512_maskz_compress_epi16(kept, top);
+    unsigned count = (unsigned)__builtin_popcount((uint32_t)kept);
+    __m512i first = _mm512_or_si512(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(low)),
+                                    _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(top)), 16));
+    if (big_endian)
+        first = swap_32(first);
+    _mm512_storeu_si512((void *)out, first);
+    if (count > 16) {
+        __m512i second = _mm512_or_si512(
+            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(low, 1)),
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(top, 1)), 16));
+        if (big_endian)
+            second = swap_32(second);
+        _mm512_storeu_si512((void *)(out + 64), second);
+    }
+    return out + 4 * count;
+}
+
+/* UTF-16 -> UTF-32, 32 units (64 bytes) per step.  A first partial step
+ * brings the output to a 64-byte boundary, where text of the BMP keeps it
+ * (its stores, twice the loads, are what this is bound by).  Steps without
+ * surrogates widen each unit; steps of 16 pairs that fill the 16 32-bit
+ * lanes exactly (text of supplementary characters, such as emoji) convert
+ * each lane in place with shifts and masks; other steps with surrogates
+ * compress the trails out (put_utf32_from_utf16).  D91: a lead must be
+ * followed, and a trail preceded, by the other; the first unit out of
+ * place (with the lead before it, if any) ends the loop for the scalar
+ * reader; a lead in the last lane waits for the next step. */
 static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                      size_t *written)
 {
@@ -815,9 +971,23 @@ static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_ord
     uint8_t *out = dst;
     const __m512i high_6 = _mm512_set1_epi16((short)0xFC00), high_5 = _mm512_set1_epi16((short)0xF800);
     const __m512i lead_bits = _mm512_set1_epi16((short)0xD800), trail_bits = _mm512_set1_epi16((short)0xDC00);
-    /* unit k + 1 in lane k (VPERMW), for the trail after each lead */
-    const __m512i next_unit = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
-                                               16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    unsigned head = units_to_alignment(dst);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (byte_orders & 1)
+            units = swap_16(units);
+        __mmask32 lead = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), lead_bits);
+        __mmask32 trail = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), trail_bits);
+        uint32_t misplaced = ((uint32_t)trail ^ ((uint32_t)lead << 1)) & first_lanes_32(head);
+        unsigned end = misplaced != 0 ? (unsigned)__builtin_ctz(misplaced) : head;
+        unsigned taken = end - (end > 0 && ((uint32_t)lead >> (end - 1) & 1));
+        out = put_utf32_from_utf16(out, units, first_lanes_32(taken), lead, trail, byte_orders & 2);
+        i = 2 * (size_t)taken;
+        if (misplaced != 0) {
+            *written = (size_t)(out - dst);
+            return i;
+        }
+    }
     while (len - i >= 64) {
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
@@ -836,52 +1006,37 @@ static inline size_t utf16_to_utf32(const uint8_t *src, size_t len, int byte_ord
             i += 64;
             continue;
         }
-        /* D91: a lead must be followed, a trail preceded, by the other; the
-         * first unit out of place stops the step (with the lead before it,
-         * if any); a lead in the last lane waits for the next step. */
         __mmask32 lead = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), lead_bits);
         __mmask32 trail = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, high_6), trail_bits);
+        if (lead == 0x55555555u && trail == 0xAAAAAAAAu) {
+            /* 16 pairs, each lead in the low half of a 32-bit lane and its
+             * trail in the high half: 10000 + (lead & 3FF) << 10 + (trail & 3FF) */
+            __m512i code_point = _mm512_add_epi32(
+                _mm512_ternarylogic_epi32(_mm512_slli_epi32(units, 10), _mm512_srli_epi32(units, 16),
+                                          _mm512_set1_epi32(0xFFC00), 0xE4), /* C ? A : B */
+                _mm512_set1_epi32(0x10000));
+            if (byte_orders & 2)
+                code_point = swap_32(code_point);
+            _mm512_storeu_si512((void *)out, code_point);
+            out += 64;
+            i += 64;
+            continue;
+        }
         uint32_t misplaced = (uint32_t)trail ^ ((uint32_t)lead << 1);
-        unsigned taken = 32;
         if (misplaced != 0) {
             unsigned first = (unsigned)__builtin_ctz(misplaced);
-            taken = first - (first > 0 && ((uint32_t)lead >> (first - 1) & 1));
-        } else if ((uint32_t)lead >> 31) {
-            taken = 31;
-        }
-        if (taken == 0)
+            unsigned taken = first - (first > 0 && ((uint32_t)lead >> (first - 1) & 1));
+            out = put_utf32_from_utf16(out, units, first_lanes_32(taken), lead, trail, byte_orders & 2);
+            i += 2 * (size_t)taken;
             break;
-        /* The pair's code point 10000 + (lead - D800) * 400 + (trail - DC00)
-         * in the lead's lane: bits 0..15 are the lead's low 6 bits, then
-         * the trail's low 10; bits 16..20 the lead's bits 6..9 plus 1. */
-        __m512i following = _mm512_permutexvar_epi16(next_unit, units);
-        __m512i low = _mm512_mask_mov_epi16(
-            units, lead,
-            _mm512_or_si512(_mm512_slli_epi16(units, 10),
-                            _mm512_and_si512(following, _mm512_set1_epi16(0x3FF))));
-        __m512i top = _mm512_maskz_add_epi16(
-            lead, _mm512_and_si512(_mm512_srli_epi16(units, 6), _mm512_set1_epi16(0xF)),
-            _mm512_set1_epi16(1));
-        __mmask32 kept = (__mmask32)(first_lanes_32(taken) & ~trail);
-        low = _mm512_maskz_compress_epi16(kept, low);
-        top = _mm512_maskz_compress_epi16(kept, top);
-        unsigned count = (unsigned)__builtin_popcount((uint32_t)kept);
-        __m512i first = _mm512_or_si512(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(low)),
-                                        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(top)), 16));
-        __m512i second = _mm512_or_si512(
-            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(low, 1)),
-            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(top, 1)), 16));
-        if (byte_orders & 2) {
-            first = swap_32(first);
-            second = swap_32(second);
         }
-        _mm512_mask_storeu_epi32(out, first_lanes_16(count < 16 ? count : 16), first);
-        if (count > 16)
-            _mm512_mask_storeu_epi32(out + 64, first_lanes_16(count - 16), second);
-        out += 4 * count;
-        i += 2 * taken;
-        if (misplaced != 0)
-            break;
+        if ((uint32_t)lead >> 31) { /* its trail is in the next step */
+            out = put_utf32_from_utf16(out, units, 0x7FFFFFFFu, lead, trail, byte_orders & 2);
+            i += 62;
+        } else {
+            out = put_utf32_from_utf16(out, units, 0xFFFFFFFFu, lead, trail, byte_orders & 2);
+            i += 64;
+        }
     }
     *written = (size_t)(out - dst);
     return i;
@@ -898,59 +1053,200 @@ size_t utfkit_utf16_to_utf32_avx512(const uint8_t *src, size_t len, int byte_ord
     }
 }
 
-/* UTF-32 -> UTF-16, 16 units per step: scalar values (D90) below 10000
- * narrowed to one unit, the others split into surrogate pairs (Table 3-5);
- * a surrogate or a unit above 10FFFF stops the step there. */
-size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+/* Writes the UTF-16 of the scalar values in the lanes `used` of 16
+ * (Table 3-5), `supplementary` those of them at or above 10000: one unit
+ * each, or a pair, lead first (wwww = uuuuu - 1: lead 110110wwwwxxxxxx,
+ * trail 110111xxxxxxxxxx), in the lane's low and high halves.  One
+ * whole-vector store: at most 64 bytes for the 64 read, within the
+ * caller's room (kernels.h); or, not `whole`, only the bytes that count. */
+static inline uint8_t *put_utf16_from_utf32(uint8_t *out, __m512i units, __mmask16 used,
+                                            __mmask16 supplementary, int big_endian, int whole)
+{
+    if (supplementary == 0) {
+        __m256i narrow = _mm512_cvtepi32_epi16(units);
+        if (big_endian)
+            narrow = swap_16_half(narrow);
+        if (whole)
+            _mm256_storeu_si256((__m256i *)out, narrow);
+        else
+            _mm256_mask_storeu_epi16(out, used, narrow);
+        return out + 2 * __builtin_popcount(used);
+    }
+    /* lead = (u >> 10) + D800 - 40, trail = DC00 | (u & 3FF) */
+    __m512i pair = _mm512_ternarylogic_epi32(
+        _mm512_add_epi32(_mm512_srli_epi32(units, 10), _mm512_set1_epi32((int)0xDC00D7C0)),
+        _mm512_slli_epi32(units, 16), _mm512_set1_epi32(0x03FF0000), 0xF8); /* A | (B & C) */
+    __m512i lanes = _mm512_mask_mov_epi32(units, supplementary, pair);
+    if (big_endian)
+        lanes = swap_16(lanes);
+    if (used == 0xFFFF && supplementary == 0xFFFF) { /* 16 pairs: no gaps */
+        _mm512_storeu_si512((void *)out, lanes);
+        return out + 64;
+    }
+    /* every lane's low unit counts; its high unit only for a pair */
+    uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
+    unsigned count = (unsigned)__builtin_popcount(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi16(kept, lanes));
+    else
+        _mm512_mask_storeu_epi16(out, first_lanes_32(count), _mm512_maskz_compress_epi16(kept, lanes));
+    return out + 2 * count;
+}
+
+/* 32 UTF-32 units at src, in the source byte order: narrowed to 32 UTF-16
+ * units in *narrow, in the target byte order, if they are all of the BMP
+ * and none is a surrogate (then 1), else 0.  VPACKUSDW (which leaves the
+ * units below 10000 as they are) works per 128-bit lane: *narrow holds in
+ * lane k four units of the first 16 and then four of the second 16
+ * (PACKED_UNIT_BYTES puts them in order). */
+static inline int utf32_bmp_32(const uint8_t *src, int byte_orders, __m512i *narrow)
+{
+    __m512i a = _mm512_loadu_si512((const void *)src);
+    __m512i b = _mm512_loadu_si512((const void *)(src + 64));
+    if (byte_orders & 1) {
+        a = swap_32(a);
+        b = swap_32(b);
+    }
+    if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) != 0)
+        return 0;
+    __m512i units = _mm512_packus_epi32(a, b);
+    if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)),
+                                _mm512_set1_epi16((short)0xD800)) != 0)
+        return 0;
+    *narrow = byte_orders & 2 ? swap_16(units) : units;
+    return 1;
+}
+
+/* Where byte k of the 32 units in order is in utf32_bmp_32's *narrow. */
+static inline __m512i packed_unit_bytes(void)
+{
+    return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 47, 46, 45, 44, 43, 42, 41, 40,
+                           31, 30, 29, 28, 27, 26, 25, 24, 15, 14, 13, 12, 11, 10, 9, 8,
+                           55, 54, 53, 52, 51, 50, 49, 48, 39, 38, 37, 36, 35, 34, 33, 32,
+                           23, 22, 21, 20, 19, 18, 17, 16, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/* A run of the BMP from src + *i, 32 units (64 bytes out) per step, while
+ * 128 bytes are left; returns the new out.  The loads are aligned (the
+ * caller's first step saw to it); so that the stores are too, each 64
+ * bytes of output are stored as the line they fall in: the last bytes of
+ * the step before and the first of this one, put in order and joined by
+ * one VPERMT2B (the first line only from `out` on, by a masked store); the
+ * rest goes in the next line, and the last step's output whole at the
+ * end. */
+static inline uint8_t *utf32_to_utf16_bmp_run(const uint8_t *src, size_t len, size_t *i,
+                                              int byte_orders, uint8_t *out)
+{
+    __m512i narrow;
+    if (len - *i < 128 || !utf32_bmp_32(src + *i, byte_orders, &narrow))
+        return out;
+    unsigned misaligned = (unsigned)((uintptr_t)out & 63);
+    /* line byte k: byte 64 - misaligned + k of the step before, below
+     * misaligned, else byte k - misaligned of this step (bit 6 chooses),
+     * each where utf32_bmp_32 has it */
+    const __m512i in_order = packed_unit_bytes();
+    __m512i join = _mm512_add_epi8(byte_index_vector(), _mm512_set1_epi8((char)(64 - misaligned)));
+    join = _mm512_ternarylogic_epi32(_mm512_permutexvar_epi8(join, in_order), join,
+                                     _mm512_set1_epi8(0x40), 0xF8); /* A | (B & C) */
+    uint8_t *line = out - misaligned;
+    _mm512_mask_storeu_epi8(line, ~0ull << misaligned, _mm512_permutexvar_epi8(join, narrow));
+    for (;;) {
+        line += 64;
+        out += 64;
+        *i += 128;
+        __m512i previous = narrow;
+        if (len - *i < 128 || !utf32_bmp_32(src + *i, byte_orders, &narrow)) {
+            _mm512_storeu_si512((void *)(out - 64), _mm512_permutexvar_epi8(in_order, previous));
+            return out;
+        }
+        _mm512_store_si512((void *)line, _mm512_permutex2var_epi8(previous, join, narrow));
+    }
+}
+
+/* UTF-32 -> UTF-16, 16 units (one 64-byte line) per step, after a first
+ * partial step that brings src to a 64-byte boundary; runs of the BMP go
+ * 32 units per step, narrowed with unsigned saturation (VPACKUSDW, which
+ * leaves the units below 10000 as they are).  D90: a surrogate or a unit
+ * above 10FFFF ends the loop, for the scalar reader. */
+static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                     size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
-    /* (the 64-bit lanes of PACKUSDW's output in the order of its input) */
-    const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-    const __m512i high_5 = _mm512_set1_epi16((short)0xF800), surrogate = _mm512_set1_epi16((short)0xD800);
-    int narrow_next = 1; /* tried again after a step with only BMP units */
-    while (len - i >= 64) {
-        /* 32 units of the BMP that are not surrogates at a time, one unit
-         * each way: narrowed with unsigned saturation (VPACKUSDW), which
-         * leaves the units below 10000 as they are. */
-        while (narrow_next && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (byte_orders & 1) {
-                a = swap_32(a);
-                b = swap_32(b);
-            }
-            __m512i narrow = _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(a, b));
-            if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32((int)0xFFFF0000)) != 0 ||
-                _mm512_cmpeq_epi16_mask(_mm512_and_si512(narrow, high_5), surrogate) != 0)
-                break;
-            if (byte_orders & 2)
-                narrow = swap_16(narrow);
-            _mm512_storeu_si512((void *)out, narrow);
-            out += 64;
-            i += 128;
+    const int target_big_endian = byte_orders >> 1 & 1;
+    unsigned head = units_to_alignment(src);
+    if (head != 0 && len >= 64) {
+        __m512i units = _mm512_loadu_si512((const void *)src);
+        if (byte_orders & 1)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        __mmask16 used = first_lanes_16(taken);
+        out = put_utf16_from_utf32(out, units, used,
+                                   _mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x10000)),
+                                   target_big_endian, 1);
+        i = 4 * (size_t)taken;
+        if (taken < head) {
+            *written = (size_t)(out - dst);
+            return i;
         }
-        if (len - i < 64)
-            break;
+    }
+    int bmp_run = 1; /* the last step's units were all in the BMP */
+    while (len - i >= 64) {
+        if (bmp_run && len - i >= 128) {
+            uint8_t *run_out = utf32_to_utf16_bmp_run(src, len, &i, byte_orders, out);
+            if (run_out != out) {
+                out = run_out;
+                continue;
+            }
+        }
         __m512i units = _mm512_loadu_si512((const void *)(src + i));
         if (byte_orders & 1)
             units = swap_32(units);
-        __mmask16 invalid =
-            _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
-            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
-                                    _mm512_set1_epi32(0xD800));
-        unsigned taken = invalid ? (unsigned)__builtin_ctz(invalid) : 16;
-        if (taken == 0)
-            break;
-        out = put_utf16(out, units, taken, byte_orders >> 1 & 1);
-        narrow_next = _mm512_cmpge_epu32_mask(units, _mm512_set1_epi32(0x10000)) == 0;
-        i += 4 * taken;
-        if (taken < 16)
-            break;
+        __mmask16 supplementary = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
+        __mmask16 invalid = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                                    _mm512_set1_epi32(0xD800));
+        if (supplementary != 0)
+            invalid |= _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
+        if (invalid != 0) {
+            unsigned taken = (unsigned)__builtin_ctz(invalid);
+            __mmask16 used = first_lanes_16(taken);
+            out = put_utf16_from_utf32(out, units, used, supplementary & used, target_big_endian, 1);
+            *written = (size_t)(out - dst);
+            return i + 4 * (size_t)taken;
+        }
+        out = put_utf16_from_utf32(out, units, 0xFFFF, supplementary, target_big_endian, 1);
+        bmp_run = supplementary == 0;
+        i += 64;
+    }
+    /* the whole units after the last whole vector: a masked load, and a
+     * store of only the bytes they give */
+    unsigned last = (unsigned)(len - i) / 4;
+    if (last != 0) {
+        __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
+        if (byte_orders & 1)
+            units = swap_32(units);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
+        unsigned taken = (unsigned)__builtin_ctz(invalid);
+        __mmask16 used = first_lanes_16(taken);
+        out = put_utf16_from_utf32(out, units, used,
+                                   _mm512_mask_cmpge_epu32_mask(used, units, _mm512_set1_epi32(0x10000)),
+                                   target_big_endian, 0);
+        i += 4 * (size_t)taken;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf16_avx512(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                    size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf32_to_utf16(src, len, 0, dst, written);
+    case 1: return utf32_to_utf16(src, len, 1, dst, written);
+    case 2: return utf32_to_utf16(src, len, 2, dst, written);
+    default: return utf32_to_utf16(src, len, 3, dst, written);
+    }
 }
 
 #if defined(__clang__)

@@ -21,7 +21,10 @@
  * The sse4 and avx2 blocks store 16 bytes at a time, past the bytes a
  * store produces; each store's excess is overwritten by the next store, and
  * the last is held back and written exactly, so that, as kernels.h asks,
- * exactly dst[0..*written) is written.  The avx512 blocks mask every store.
+ * exactly dst[0..*written) is written.  The avx512 widening masks every
+ * store; the avx512 narrowing stores whole vectors while 64 bytes of input
+ * remain (its output never passes its input, so they are within the
+ * caller's room, as kernels.h allows) and masks the rest.
  */
 #include "../kernels.h"
 
@@ -327,99 +330,158 @@ size_t utfkit_latin1_to_utf8_avx512(const uint8_t *src, size_t len, int big_endi
     return i;
 }
 
-/* The bytes of UTF-8 at src narrowed to Latin-1 in one vector: `high`,
- * `lead` and `continuation` as in narrowed_prefix (64 bits wide), `carry`
- * 1 if byte 0 continues a pair whose lead byte was taken before.  Takes up
- * to the first byte out of place, and at most `count`, never a lead byte
- * whose continuation byte it does not take -- a lead byte at count - 1
- * only when lead_completed says its continuation byte, after the vector,
- * is there. */
-static inline size_t narrowed_prefix_64(uint64_t high, uint64_t lead, uint64_t continuation,
-                                        uint64_t carry, size_t count, int lead_completed)
-{
-    uint64_t last = 1ull << (count - 1);
-    uint64_t whole_lead = lead_completed ? lead : lead & ~last;
-    uint64_t expected = (whole_lead << 1 | carry) & first_bits(count);
-    uint64_t out_of_place = (high & ~(lead | continuation)) | (continuation ^ expected);
-    size_t taken = lead & ~whole_lead ? count - 1 : count;
-    if (out_of_place != 0) {
-        size_t first = (size_t)__builtin_ctzll(out_of_place);
-        if (first != 0 && (lead >> (first - 1) & 1))
-            first--; /* the lead byte of a pair cut at `first` */
-        taken = first < taken ? first : taken;
-    }
-    return taken;
-}
+/* UTF-8 narrowed to Latin-1.  Each continuation byte 80..BF is where its
+ * character's Latin-1 byte is made: itself after C2, itself + 40 after C3
+ * (Unicode 3.9 Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, and yy
+ * is 0 or 1); VPCOMPRESSB then drops the lead bytes.
+ *
+ * The bytes taken are ASCII and the pairs C2..C3 80..BF (Table 3-7, row
+ * C2..DF).  A byte is out of place when it is above 7F and neither of
+ * those ("another byte above 7F": C0, C1, C4..FF), or when it is a
+ * continuation byte and the byte before it is not a lead byte C2..C3, or
+ * the other way round.  The block stops at the first byte out of place,
+ * before the lead byte of a pair it breaks, and before a lead byte that
+ * ends the input. */
 
-size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                    size_t *written)
+/* Where a narrowing stands: src[0..i) read, dst[0..out) written, and bit 0
+ * of lead_before set when src[i - 1] is a lead byte C2..C3 whose
+ * continuation byte is still to come (it has made no byte yet). */
+typedef struct narrowing {
+    size_t i, out;
+    uint64_t lead_before;
+} narrowing;
+
+/* The exact reading: a vector of 64 bytes (the last ones masked) at a
+ * time, each checked before it is written, up to the end of src or the
+ * first byte out of place. */
+static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, narrowing *at)
 {
-    (void)big_endian;
-    const __m512i following_index = _mm512_add_epi8(
-        _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
-                        47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
-                        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-        _mm512_set1_epi8(1));
+    const __m512i fe = _mm512_set1_epi8((char)0xFE);
+    const __m512i c2 = _mm512_set1_epi8((char)0xC2);
+    const __m512i c3 = _mm512_set1_epi8((char)0xC3);
     const __m512i c0 = _mm512_set1_epi8((char)0xC0);
-    size_t i = 0, out = 0;
-    uint64_t carry = 0;
+    const __m512i upper = _mm512_set1_epi8(0x40);
+    size_t i = at->i, out = at->out;
+    uint64_t lead_before = at->lead_before;
+    uint64_t c3_before = i != 0 && src[i - 1] == 0xC3;
     while (i < len) {
-        if (len - i >= 128 && carry == 0) { /* ASCII, two vectors at a time, unmasked */
-            __m512i first = _mm512_loadu_si512((const void *)(src + i));
-            __m512i second = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (_mm512_movepi8_mask(_mm512_or_si512(first, second)) == 0) {
-                _mm512_storeu_si512((void *)(dst + out), first);
-                _mm512_storeu_si512((void *)(dst + out + 64), second);
-                i += 128;
-                out += 128;
-                continue;
-            }
-        }
-        /* Whole vectors while a byte follows them: the next vector's first
-         * byte decides a lead byte at the end, and i moves by 64 whatever
-         * the text, so that no load waits for the masks before it. */
-        int whole = len - i > 64;
-        size_t count = whole ? 64 : len - i;
+        size_t count = len - i < 64 ? len - i : 64;
         uint64_t present = first_bits(count);
-        __m512i bytes = whole ? _mm512_loadu_si512((const void *)(src + i))
-                              : _mm512_maskz_loadu_epi8(present, src + i);
+        __m512i bytes = _mm512_maskz_loadu_epi8(present, src + i);
         uint64_t high = _mm512_movepi8_mask(bytes);
-        if (high == 0) {
-            _mm512_mask_storeu_epi8(dst + out, present, bytes);
-            i += count;
-            out += count;
-            continue; /* (carry is 0: byte 0 is ASCII) */
-        }
-        uint64_t lead = _mm512_cmpeq_epi8_mask(
-            _mm512_and_si512(bytes, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)0xC2));
+        uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(bytes, fe), c2);
+        uint64_t is_c3 = _mm512_cmpeq_epi8_mask(bytes, c3);
         /* 80..BF are the signed bytes below -64 (C0) */
         uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
-        /* each byte's next one: for whole vectors one more load (byte 64
-         * is there), else a permute of the vector (byte 63's is unused) */
-        __m512i following = whole ? _mm512_loadu_si512((const void *)(src + i + 1))
-                                  : _mm512_permutexvar_epi8(following_index, bytes);
-        int lead_completed = whole && _mm512_cmplt_epi8_mask(following, c0) >> 63;
-        size_t taken = narrowed_prefix_64(high, lead, continuation, carry, count, lead_completed);
-        if (taken == 0)
-            break;
-        /* Table 3-6 backwards: 110000yy 10xxxxxx -> yyxxxxxx, made at the lead */
-        __m512i value = _mm512_or_si512(
-            _mm512_slli_epi16(_mm512_and_si512(bytes, _mm512_set1_epi8(0x03)), 6),
-            _mm512_and_si512(following, _mm512_set1_epi8(0x3F)));
-        __m512i narrowed = _mm512_mask_blend_epi8(lead, bytes, value);
-        uint64_t kept = ~continuation & first_bits(taken);
+        /* A lead byte expects a continuation byte after it: at bit 64 (the
+         * next vector's byte 0) it is carried, at bit count < 64 (past the
+         * input; a byte the masked load made 00) it is found missing. */
+        uint64_t expected = lead << 1 | lead_before;
+        uint64_t out_of_place = (high ^ lead ^ continuation) | (continuation ^ expected);
+        size_t taken = count;
+        if (out_of_place != 0) {
+            size_t first = (size_t)__builtin_ctzll(out_of_place);
+            taken = first - (first != 0 && (lead >> (first - 1) & 1));
+            if (taken == 0)
+                break; /* (a lead byte before it is given back below) */
+        }
+        __m512i narrowed = _mm512_mask_add_epi8(bytes, is_c3 << 1 | c3_before, bytes, upper);
+        uint64_t kept = ~lead & first_bits(taken);
         size_t produced = (size_t)__builtin_popcountll(kept);
         _mm512_mask_storeu_epi8(dst + out, first_bits(produced),
                                 _mm512_maskz_compress_epi8(kept, narrowed));
         i += taken;
         out += produced;
-        carry = taken == 64 ? lead >> 63 : 0;
-        if (taken + 1 < count)
-            break; /* stopped before a byte it does not take */
+        lead_before = taken == 64 ? lead >> 63 : 0;
+        c3_before = is_c3 >> 63;
+        if (taken != count)
+            break;
     }
-    *written = out;
-    return i;
+    at->i = i;
+    at->out = out;
+    at->lead_before = lead_before;
+}
+
+/* Vectors per stretch of the fast reading. */
+#define NARROW_STRETCH 4
+
+/* The fast reading, NARROW_STRETCH vectors at a time while whole ones
+ * remain: each vector is written unchecked, and the stretch's checks are
+ * made once, at its end; where they fail the stretch is read again
+ * exactly (narrow_exactly), which stops in it.  Each vector takes the
+ * byte before it (src[i - 1]) from a second load, so that nothing is
+ * carried from one vector to the next but lead_before, and the only test
+ * per vector of the other bytes above 7F is a byte maximum: with byte ^ 02,
+ * they are exactly the values C2..FF (C2..C3 become C0..C1), so a
+ * stretch without them has every byte at C0..C1 a lead byte. */
+size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                    size_t *written)
+{
+    (void)big_endian;
+    const __m512i c0 = _mm512_set1_epi8((char)0xC0);
+    const __m512i c2 = _mm512_set1_epi8((char)0xC2);
+    const __m512i c3 = _mm512_set1_epi8((char)0xC3);
+    const __m512i two = _mm512_set1_epi8(0x02);
+    const __m512i upper = _mm512_set1_epi8(0x40);
+    narrowing at = {0, 0, 0};
+    int ascii_before = 0; /* the stretch before was all ASCII */
+    while (len - at.i >= 64 * NARROW_STRETCH) {
+        if (ascii_before) { /* then this one may be too: copied if it is */
+            const uint8_t *from = src + at.i;
+            __m512i a = _mm512_loadu_si512((const void *)from);
+            __m512i b = _mm512_loadu_si512((const void *)(from + 64));
+            __m512i c = _mm512_loadu_si512((const void *)(from + 128));
+            __m512i d = _mm512_loadu_si512((const void *)(from + 192));
+            if (_mm512_movepi8_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d))) == 0) {
+                uint8_t *to = dst + at.out;
+                _mm512_storeu_si512((void *)to, a);
+                _mm512_storeu_si512((void *)(to + 64), b);
+                _mm512_storeu_si512((void *)(to + 128), c);
+                _mm512_storeu_si512((void *)(to + 192), d);
+                at.i += 64 * NARROW_STRETCH;
+                at.out += 64 * NARROW_STRETCH;
+                continue;
+            }
+        }
+        size_t i = at.i, out = at.out;
+        uint64_t lead_before = at.lead_before, misplaced = 0;
+        __m512i largest = _mm512_setzero_si512();
+        for (int k = 0; k < NARROW_STRETCH; k++) {
+            __m512i bytes = _mm512_loadu_si512((const void *)(src + i));
+            /* src[i - 1 + j] in byte j (byte 0 is 00 at the start) */
+            __m512i before = i != 0 ? _mm512_loadu_si512((const void *)(src + i - 1))
+                                    : _mm512_maskz_expandloadu_epi8(~1ull, src);
+            __m512i flipped = _mm512_xor_si512(bytes, two);
+            largest = _mm512_max_epu8(largest, flipped);
+            __mmask64 keep = _mm512_cmplt_epu8_mask(flipped, c0);
+            uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
+            __m512i narrowed = _mm512_mask_add_epi8(bytes, _mm512_cmpeq_epi8_mask(before, c3),
+                                                    bytes, upper);
+            /* (out <= i: the caller's room holds the whole vector) */
+            _mm512_storeu_si512((void *)(dst + out), _mm512_maskz_compress_epi8(keep, narrowed));
+            uint64_t lead = ~_cvtmask64_u64(keep);
+            misplaced |= continuation ^ (lead << 1 | lead_before);
+            lead_before = lead >> 63;
+            out += 64 - (size_t)__builtin_popcountll(lead);
+            i += 64;
+        }
+        if (misplaced != 0 || _mm512_cmpge_epu8_mask(largest, c2) != 0) {
+            narrow_exactly(src, at.i + 64 * NARROW_STRETCH, dst, &at);
+            /* (it stops in the stretch: the lead byte that may end it has
+             * its continuation byte, or this stretch would have failed) */
+            *written = at.out;
+            return at.i - at.lead_before;
+        }
+        at.i = i;
+        at.out = out;
+        at.lead_before = lead_before;
+        ascii_before = _mm512_movepi8_mask(largest) == 0; /* (byte ^ 02 keeps bit 7) */
+    }
+    narrow_exactly(src, len, dst, &at);
+    /* A lead byte at the end of the input, or before a byte out of place,
+     * has made no byte yet: it is not taken. */
+    *written = at.out;
+    return at.i - at.lead_before;
 }
 
 #if defined(__clang__)
