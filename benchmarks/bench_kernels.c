@@ -17,7 +17,9 @@
  * UTF-32 operations is the file converted to that form first, and memchr
  * reads that buffer too (looking for a byte value the buffer does not
  * hold, so that it reads all of it; or, when the buffer holds every byte
- * value, a buffer of the same length).  --ratios prints each figure as a fraction of
+ * value, a buffer of the same length); the CESU-8 and MUTF-8 operations
+ * read the file converted to that form (the same bytes when it has no
+ * supplementary character, nor, for MUTF-8, U+0000).  --ratios prints each figure as a fraction of
  * memchr's speed instead.
  *
  * This program measures; it asserts nothing.  It links the core directly
@@ -33,7 +35,14 @@
 
 #include "utfkit.h"
 
-typedef enum input_form { INPUT_UTF8, INPUT_UTF16LE, INPUT_UTF32LE, INPUT_DIRTY_UTF8 } input_form;
+typedef enum input_form {
+    INPUT_UTF8,
+    INPUT_UTF16LE,
+    INPUT_UTF32LE,
+    INPUT_DIRTY_UTF8,
+    INPUT_CESU8, /* the file in CESU-8 (the same bytes where it has no supplementary character) */
+    INPUT_MUTF8  /* in MUTF-8 (the same bytes where it has no supplementary character nor 00) */
+} input_form;
 
 /* The dirty text: the file with one byte every DIRTY_EVERY overwritten by
  * FF (never in UTF-8), each an ill-formed subsequence to find. */
@@ -66,11 +75,20 @@ static const operation operations[] = {
     /* The forms built on UTF-8, over the same (surrogate-free) text: the
      * figures to set beside validate, 8to16 and 8to32. */
     {"wtf8validate", INPUT_UTF8, "utfkit_validate WTF-8"},
-    {"cesu8validate", INPUT_UTF8, "utfkit_validate CESU-8 (the corpus files have no 4-byte character)"},
-    {"mutf8validate", INPUT_UTF8, "utfkit_validate MUTF-8"},
+    {"cesu8validate", INPUT_CESU8, "utfkit_validate CESU-8"},
+    {"mutf8validate", INPUT_MUTF8, "utfkit_validate MUTF-8"},
     {"wtf8to16", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-16LE"},
     {"wtf8to32", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-32LE"},
-    {"cesu8to16", INPUT_UTF8, "utfkit_transcode CESU-8 -> UTF-16LE"},
+    {"cesu8to16", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-16LE"},
+    {"cesu8to32", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-32LE"},
+    {"mutf8to16", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-16LE"},
+    {"mutf8to32", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-32LE"},
+    /* the writers, beside 16to8 and 32to8 */
+    {"16tocesu8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> CESU-8"},
+    {"16tomutf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> MUTF-8"},
+    {"32tocesu8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> CESU-8"},
+    {"32tomutf8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> MUTF-8"},
+    {"16towtf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> WTF-8"},
 };
 #define OPERATIONS (sizeof operations / sizeof operations[0])
 
@@ -131,8 +149,32 @@ static size_t run(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_
     case 21:
         return utfkit_transcode(src, len, UTFKIT_WTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
             .written;
-    default:
+    case 22:
         return utfkit_transcode(src, len, UTFKIT_CESU8, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 23:
+        return utfkit_transcode(src, len, UTFKIT_CESU8, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 24:
+        return utfkit_transcode(src, len, UTFKIT_MUTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 25:
+        return utfkit_transcode(src, len, UTFKIT_MUTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 26:
+        return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_CESU8, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 27:
+        return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_MUTF8, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 28:
+        return utfkit_transcode(src, len, UTFKIT_UTF32LE, UTFKIT_CESU8, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 29:
+        return utfkit_transcode(src, len, UTFKIT_UTF32LE, UTFKIT_MUTF8, UTFKIT_STRICT, dst, cap)
+            .written;
+    default:
+        return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_WTF8, UTFKIT_STRICT, dst, cap)
             .written;
     }
 }
@@ -355,6 +397,13 @@ int main(int argc, char **argv)
         uint8_t *utf16 = malloc(len16 + 1), *utf32 = malloc(len32 + 1);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, utf16, len16);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, utf32, len32);
+        /* CESU-8 and MUTF-8: each supplementary character 6 bytes, U+0000 2
+         * in MUTF-8, so at most twice as long */
+        uint8_t *cesu8 = malloc(2 * len8 + 1), *mutf8 = malloc(2 * len8 + 1);
+        size_t len_cesu8 = utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_CESU8, UTFKIT_STRICT,
+                                            cesu8, 2 * len8).written;
+        size_t len_mutf8 = utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_MUTF8, UTFKIT_STRICT,
+                                            mutf8, 2 * len8).written;
         uint8_t *dirty = malloc(len8 + 1);
         memcpy(dirty, utf8, len8);
         for (size_t i = DIRTY_EVERY / 2; i < len8; i += DIRTY_EVERY)
@@ -366,9 +415,11 @@ int main(int argc, char **argv)
                 continue;
             input_form input = operations[op].input;
             const uint8_t *src = input == INPUT_UTF8 ? utf8 : input == INPUT_DIRTY_UTF8 ? dirty
-                               : input == INPUT_UTF16LE ? utf16 : utf32;
+                               : input == INPUT_UTF16LE ? utf16 : input == INPUT_UTF32LE ? utf32
+                               : input == INPUT_CESU8 ? cesu8 : mutf8;
             size_t len = input == INPUT_UTF8 || input == INPUT_DIRTY_UTF8 ? len8
-                       : input == INPUT_UTF16LE ? len16 : len32;
+                       : input == INPUT_UTF16LE ? len16 : input == INPUT_UTF32LE ? len32
+                       : input == INPUT_CESU8 ? len_cesu8 : len_mutf8;
             for (int r = 0; r < rounds; r++) {
                 for (size_t k = 0; k < kernel_count; k++) {
                     utfkit_set_backend(kernels[k]);
@@ -395,6 +446,8 @@ int main(int argc, char **argv)
         }
         free(utf8);
         free(dirty);
+        free(cesu8);
+        free(mutf8);
         free(utf16);
         free(utf32);
         free(dst);

@@ -17,23 +17,13 @@
  * byte F0..FF, and (MUTF-8) at a 00.
  */
 #include "surrogates.h"
-
+#include "utf8_steps.h"
 
 /* First i in [from, to) with src[i] F0..FF, or 00 when zero_is_ill_formed. */
 static size_t next_foreign_byte(const uint8_t *src, size_t from, size_t to, int zero_is_ill_formed)
 {
-    size_t i = from;
-    for (; to - i >= 8; i += 8) {
-        uint32_t found = 0;
-        for (int k = 0; k < 8; k++)
-            found |= (src[i + k] >= 0xF0) | (zero_is_ill_formed & (src[i + k] == 0));
-        if (found)
-            break;
-    }
-    for (; i < to; i++)
-        if (src[i] >= 0xF0 || (zero_is_ill_formed && src[i] == 0))
-            return i;
-    return to;
+    return from + utfkit_kernel_active()->utf8_bmp_prefix_length(src + from, to - from,
+                                                                 zero_is_ill_formed);
 }
 
 /* After a lead surrogate sequence ending at `at`: 1 if the input ends where
@@ -46,9 +36,123 @@ static int trail_cut_off_at_end(const uint8_t *src, size_t len, size_t at)
            (rest == 2 && src[at] == 0xED && src[at + 1] >= 0xB0 && src[at + 1] <= 0xBF);
 }
 
+/* Reads at reader->i what is not UTF-8 of the BMP -- a byte F0..FF, in
+ * MUTF-8 a 00 or C0, a surrogate byte sequence (a pair, or one alone) or
+ * ED A0..BF cut short -- or else what the UTF-8 reader reads there (a run of
+ * ASCII that ends by run_end, one character, or one ill-formed
+ * subsequence); writes unchecked into UTF-16 or UTF-32 (`to`), exactly as
+ * the stream reader of cesu8_transcode below cuts and writes it.  run_end
+ * comes before any 00 when `modified` (a 00 ends a run of ASCII there). */
+static UTFKIT_ALWAYS_INLINE size_t cesu8_step(text_reader *reader, uint8_t *dst, size_t out,
+                                              size_t run_end, int modified, int to)
+{
+    const uint8_t *src = reader->src;
+    size_t len = reader->len, at = reader->i;
+    uint8_t lead = src[at];
+    if (lead >= 0xF0 || (modified && lead == 0)) /* no 4-byte form (UTR #26); U+0000 is C0 80 */
+        return step_over_ill_formed(reader, UTFKIT_INVALID_START, 1, at, dst, out, to);
+    if (modified && lead == 0xC0) {
+        if (len - at >= 2 && src[at + 1] == 0x80) { /* MUTF-8: U+0000 */
+            reader->i = at + 2;
+            return put(dst, out, to, 0);
+        }
+        return step_over_ill_formed(reader, len - at == 1 ? UTFKIT_END_OF_DATA
+                                                          : UTFKIT_INVALID_CONTINUATION,
+                                    1, at, dst, out, to);
+    }
+    if (lead != 0xED || len - at < 2 || src[at + 1] < 0xA0 || src[at + 1] > 0xBF)
+        return utf8_checked_step(reader, dst, out, run_end, to);
+    uint32_t surrogate = surrogate_byte_sequence_at(src, len, at);
+    if (surrogate == 0) /* ED A0..BF cut short: a subpart of 2 bytes (seed 003 section 5) */
+        return step_over_ill_formed(reader, len - at == 2 ? UTFKIT_END_OF_DATA
+                                                          : UTFKIT_INVALID_CONTINUATION,
+                                    2, at, dst, out, to);
+    uint32_t next = is_lead_surrogate(surrogate) ? surrogate_byte_sequence_at(src, len, at + 3) : 0;
+    if (is_trail_surrogate(next)) { /* a surrogate pair: one supplementary character */
+        reader->i = at + 6;
+        return put(dst, out, to, 0x10000 + ((surrogate - 0xD800) << 10) + (next - 0xDC00));
+    }
+    if (modified) {
+        if (!form_takes_lone_surrogates(to))
+            return step_over_ill_formed(reader, UTFKIT_SURROGATE, 3, at, dst, out, to);
+        reader->i = at + 3;
+        return put_lone_surrogate(dst, out, to, surrogate);
+    }
+    if (is_lead_surrogate(surrogate) && trail_cut_off_at_end(src, len, at + 3))
+        return step_over_ill_formed(reader, UTFKIT_END_OF_DATA, len - at, at, dst, out, to);
+    return step_over_ill_formed(reader, UTFKIT_SURROGATE, 3, at, dst, out, to);
+}
+
+/* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel with UTF-8 block
+ * converters into that form: a UTF-8 block is right for the stretches with
+ * no byte F0..FF (nor 00, in MUTF-8) -- BMP text, where the forms agree --
+ * and stops by itself before a surrogate byte sequence or C0 80, which are
+ * ill-formed UTF-8; those, and the bytes the blocks must not see, go to
+ * cesu8_step. */
+static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *src, size_t len,
+                                                               int modified, int errors,
+                                                               utfkit_sink *sink, int to,
+                                                               utfkit_transcode_block blocks)
+{
+    text_reader reader = text_reader_over(src, len, errors, 0);
+    reader.blocks = blocks;
+    reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
+    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        /* As UTF-8: a unit (2 or 4 bytes) per character of 1 byte or more,
+         * a U+FFFD for each ill-formed subsequence of 1 byte or more. */
+        sink_window_open(sink, &window, scratch, reader.i, len,
+                         to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4, 0);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+            if (block_lookahead_wanted(&lookahead, reader.i, len)) {
+                size_t span = block_lookahead_span(&lookahead, len);
+                block_lookahead_extend(&lookahead, span,
+                                       reader.kernel->utf8_bmp_prefix_length(
+                                           src + lookahead.end, span, modified));
+            }
+            /* A 00 ends a run of ASCII here: run_end is never past one. */
+            size_t run_end = window.run_end < lookahead.end ? window.run_end : lookahead.end;
+            if (reader.i == run_end || /* at a byte F0..FF or 00 */
+                !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
+                window.out = cesu8_step(&reader, window.dst, window.out,
+                                        reader.i == run_end ? window.run_end
+                                                            : scalar_run_end(&reader, run_end),
+                                        modified, to);
+        }
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
+}
+
+#define CESU8_IN_BLOCKS(form, blocks) \
+    cesu8_read_in_blocks(src, len, modified, errors, sink, form, blocks)
+
 utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
                               utfkit_sink *sink)
 {
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    switch (to) {
+    case UTFKIT_UTF16LE:
+        if (kernel->utf8_to_utf16 != NULL)
+            return CESU8_IN_BLOCKS(UTFKIT_UTF16LE, kernel->utf8_to_utf16);
+        break;
+    case UTFKIT_UTF16BE:
+        if (kernel->utf8_to_utf16 != NULL)
+            return CESU8_IN_BLOCKS(UTFKIT_UTF16BE, kernel->utf8_to_utf16);
+        break;
+    case UTFKIT_UTF32LE:
+        if (kernel->utf8_to_utf32 != NULL)
+            return CESU8_IN_BLOCKS(UTFKIT_UTF32LE, kernel->utf8_to_utf32);
+        break;
+    case UTFKIT_UTF32BE:
+        if (kernel->utf8_to_utf32 != NULL)
+            return CESU8_IN_BLOCKS(UTFKIT_UTF32BE, kernel->utf8_to_utf32);
+        break;
+    default:
+        break;
+    }
     code_point_stream stream = code_point_stream_into(sink, to, errors);
     /* src[i..utf8_end) is known to be well-formed UTF-8, and utf8_error is
      * what ends it (valid while utf8_end >= i). */

@@ -58,7 +58,7 @@ enum utfkit_cpu_feature {
 #undef UTFKIT_CPU_FEATURE_BIT
 };
 
-/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c) ----
+/* ---- transcoding blocks (csrc/simd/x86_*_transcode.c, arm_neon_transcode.c) ----
  *
  * Each converts a prefix of src[0..len) and returns its length in bytes;
  * *written receives the bytes written: the output is dst[0..*written).  The
@@ -147,6 +147,32 @@ typedef struct utfkit_kernel {
      * *utf8_length set if src[0..len) is well-formed UTF-16, else 0. */
     int (*utf16_validate_utf8_length)(const uint8_t *src, size_t len, int big_endian,
                                       size_t *utf8_length);
+    /* UTF-16 validation (D91) alone: 1 if src[0..len) is well-formed
+     * UTF-16 in the given byte order, else 0. */
+    int (*utf16_validate)(const uint8_t *src, size_t len, int big_endian);
+    /* The same, copying src[0..len) to dst (which does not overlap it) on
+     * the way: when it returns 1, dst[0..len) equals src[0..len); when 0,
+     * dst[0..len) means nothing. */
+    int (*utf16_copy_if_well_formed)(const uint8_t *src, size_t len, int big_endian,
+                                     uint8_t *dst);
+
+    /* ---- UTF-8 restricted to the BMP (never NULL in a kernel that runs) ----
+     * The surrogate-free text of CESU-8 (UTR #26 section 2) and MUTF-8
+     * (JVM spec section 4.4.7) is UTF-8 with no 4-byte sequence, so no byte
+     * F0..FF, and for MUTF-8 (nul_is_ill_formed) no byte 00 either: U+0000
+     * is C0 80 there.  The readers of those forms (cesu8.c) hand such
+     * stretches to the UTF-8 blocks. */
+    /* utf8_validate for that text: 1 if src[0..len) is well-formed UTF-8
+     * with no byte F0..FF (nor 00). */
+    int (*utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed);
+    /* The position of the first byte F0..FF (or 00) of src[0..len), or len. */
+    size_t (*utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed);
+
+    /* Bytes of the len / 2 UTF-16 units of src before the first surrogate
+     * (or 0000): where the UTF-16 -> UTF-8 block may write CESU-8 (MUTF-8).
+     * NULL where the kernel has no such block. */
+    size_t (*utf16_bmp_prefix_length)(const uint8_t *src, size_t len, int big_endian,
+                                      int nul_is_ill_formed);
 
     /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
     utfkit_transcode_block utf8_to_utf16;
@@ -184,6 +210,10 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
     int utf8_validate_##suffix(const uint8_t *src, size_t len);                          \
     size_t utf8_well_formed_bound_##suffix(const uint8_t *src, size_t len);
 
+#define UTFKIT_DECLARE_BMP(suffix)                                                        \
+    int utf8_bmp_validate_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed); \
+    size_t utf8_bmp_prefix_length_##suffix(const uint8_t *src, size_t len, int nul_is_ill_formed);
+
 #define UTFKIT_DECLARE_LENGTHS(suffix)                                                  \
     size_t utf8_code_points_##suffix(const uint8_t *src, size_t len);                   \
     size_t utf8_utf16_units_##suffix(const uint8_t *src, size_t len);                   \
@@ -202,17 +232,22 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
 
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
+UTFKIT_DECLARE_BMP(scalar)
 UTFKIT_DECLARE_LENGTHS(scalar)
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define UTFKIT_X86_64 1
 UTFKIT_DECLARE_KERNEL(sse2)
+UTFKIT_DECLARE_BMP(sse2)
 /* SSE4 finds ASCII runs with the SSE2 finder. */
 utf8_progress utf8_advance_sse4(const uint8_t *src, size_t len, utf8_progress p);
 int utf8_validate_sse4(const uint8_t *src, size_t len);
 size_t utf8_well_formed_bound_sse4(const uint8_t *src, size_t len);
 UTFKIT_DECLARE_KERNEL(avx2)
 UTFKIT_DECLARE_KERNEL(avx512)
+UTFKIT_DECLARE_BMP(sse4)
+UTFKIT_DECLARE_BMP(avx2)
+UTFKIT_DECLARE_BMP(avx512)
 UTFKIT_DECLARE_LENGTHS(sse4)
 UTFKIT_DECLARE_LENGTHS(avx2)
 UTFKIT_DECLARE_LENGTHS(avx512)
@@ -221,7 +256,17 @@ size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *ce
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
 int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_avx2(const uint8_t *src, size_t len, int big_endian);
+int utf16_copy_if_well_formed_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
 int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_avx512(const uint8_t *src, size_t len, int big_endian);
+int utf16_copy_if_well_formed_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
+#define UTFKIT_DECLARE_UTF16_BMP(suffix)                                                 \
+    size_t utf16_bmp_prefix_length_##suffix(const uint8_t *src, size_t len, int big_endian, \
+                                            int nul_is_ill_formed);
+UTFKIT_DECLARE_UTF16_BMP(sse4)
+UTFKIT_DECLARE_UTF16_BMP(avx2)
+UTFKIT_DECLARE_UTF16_BMP(avx512)
 UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
@@ -236,6 +281,8 @@ UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)
 #if defined(__aarch64__)
 #define UTFKIT_AARCH64 1
 UTFKIT_DECLARE_KERNEL(neon)
+UTFKIT_DECLARE_TRANSCODERS(neon)
+UTFKIT_DECLARE_BMP(neon)
 #endif
 
 #endif /* UTFKIT_KERNELS_H */

@@ -173,4 +173,57 @@ static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(const text_reader *reader, siz
                ? reader->scalar_until : run_end;
 }
 
+/* ---- blocks over part of the text ----
+ *
+ * Some readers may hand a kernel's block converter only part of their text:
+ * CESU-8 and MUTF-8 (cesu8.c) only stretches with no byte F0..FF (nor 00),
+ * UTF-16 into them (utf16.c) only units that are no surrogate (nor 0000) --
+ * where the UTF-8 the blocks read or write is right for the form.  The
+ * reader looks ahead with a kernel function for the next place the blocks
+ * must not see, a bounded span at a time, and gives the blocks the text up
+ * to there. */
+
+/* How far a reader looks ahead at a time (while the span is in cache for
+ * the block that reads it next). */
+#define UTFKIT_LOOKAHEAD 4096
+
+/* src[reader.i..end) is right for the blocks; src[end] is not when
+ * `stopped`, else the look-ahead has not gone past end yet. */
+typedef struct block_lookahead {
+    size_t end;
+    int stopped;
+} block_lookahead;
+
+#define BLOCK_LOOKAHEAD_START {0, 0}
+
+/* 1 if the reader at i should look ahead further, from lookahead->end
+ * (what was seen before i no longer matters). */
+static UTFKIT_ALWAYS_INLINE int block_lookahead_wanted(block_lookahead *lookahead, size_t i,
+                                                       size_t len)
+{
+    if (i > lookahead->end) {
+        lookahead->end = i;
+        lookahead->stopped = 0;
+    }
+    return !lookahead->stopped && lookahead->end < len &&
+           lookahead->end - i < 2 * UTFKIT_TRANSCODE_BLOCK;
+}
+
+/* The span to look at next: from lookahead->end, at most UTFKIT_LOOKAHEAD
+ * bytes. */
+static UTFKIT_ALWAYS_INLINE size_t block_lookahead_span(const block_lookahead *lookahead,
+                                                        size_t len)
+{
+    return len - lookahead->end < UTFKIT_LOOKAHEAD ? len - lookahead->end : UTFKIT_LOOKAHEAD;
+}
+
+/* The first `right` bytes of that span of `span` are right for the
+ * blocks. */
+static UTFKIT_ALWAYS_INLINE void block_lookahead_extend(block_lookahead *lookahead, size_t span,
+                                                        size_t right)
+{
+    lookahead->end += right;
+    lookahead->stopped = right < span;
+}
+
 #endif /* UTFKIT_READERS_H */

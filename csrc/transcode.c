@@ -8,7 +8,6 @@
 #include "readers.h"
 #include "utfkit.h"
 
-#define STRETCH 4096 /* counted with 32-bit sums, which cannot overflow */
 
 /* UTF-E-8 and the original ISO 10646 UTF-8 (seeds 002, 004). */
 static int is_utfe8_form(int form)
@@ -86,10 +85,24 @@ utfkit_result utfkit_transcode(const uint8_t *src, size_t len, int from, int to,
         return unsound;
     if (ranges_overlap(src, len, dst, cap))
         return overlapping;
-    if (from == to && len != 0 && cap >= len &&
-        (from == UTFKIT_UTF8 || ((from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE) &&
-                                 utfkit_kernel_active()->utf16_validate_utf8_length != NULL)) &&
-        utfkit_validate(src, len, from)) {
+    int same_utf16 = from == to && (from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE);
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    if (same_utf16 && errors == UTFKIT_REPLACE && len % 2 == 0 && len != 0 && cap >= len &&
+        kernel->utf16_copy_if_well_formed != NULL) {
+        /* Well-formed UTF-16 (D91) is its own conversion: validated and
+         * copied in one pass.  Only with REPLACE, whose output for an even
+         * len is len bytes too (a U+FFFD, 2 bytes, for each ill-formed
+         * unit), so that the reader below overwrites whatever a failed
+         * copy left; with STRICT and IGNORE nothing may be written past
+         * their shorter output. */
+        if (kernel->utf16_copy_if_well_formed(src, len, from == UTFKIT_UTF16BE, dst)) {
+            utfkit_result copied = {UTFKIT_OK, len, 0, len};
+            return copied;
+        }
+    } else if (from == to && len != 0 && cap >= len &&
+               (from == UTFKIT_UTF8 || (same_utf16 && (kernel->utf16_validate != NULL ||
+                                                       kernel->utf16_validate_utf8_length != NULL))) &&
+               utfkit_validate(src, len, from)) {
         /* Well-formed text (D92, D91) is its own conversion, whatever
          * `errors` says: one validation on the kernel's vectors, then a
          * copy. */
@@ -154,25 +167,6 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form)
     return result;
 }
 
-/* 1 if src has no byte F0..FF, nor 00 when zero_is_ill_formed.  For
- * well-formed UTF-8 this says it is CESU-8 (no 4-byte form) or MUTF-8. */
-static int has_no_4_byte_lead(const uint8_t *src, size_t len, int zero_is_ill_formed)
-{
-    for (size_t i = 0; i < len;) {
-        size_t end = len - i > STRETCH ? i + STRETCH : len;
-        /* the largest and smallest byte: loops the compiler turns into
-         * byte-wise vector max/min (PMAXUB, PMINUB) */
-        uint8_t largest = 0, smallest = 0xFF;
-        for (; i < end; i++) {
-            largest = src[i] > largest ? src[i] : largest;
-            smallest = src[i] < smallest ? src[i] : smallest;
-        }
-        if (largest >= 0xF0 || (zero_is_ill_formed && smallest == 0))
-            return 0;
-    }
-    return 1;
-}
-
 int utfkit_validate(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)
@@ -182,6 +176,8 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     if (form == UTFKIT_ASCII)
         return utfkit_kernel_active()->ascii_prefix_length(src, len) == len;
     const utfkit_kernel *kernel = utfkit_kernel_active();
+    if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && kernel->utf16_validate != NULL)
+        return kernel->utf16_validate(src, len, form == UTFKIT_UTF16BE);
     if ((form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE) && len % 2 == 0) {
         /* D91: units without surrogates are well-formed, and counting them
          * is cheap -- tried when the first KiB has none (text with
@@ -197,13 +193,16 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
         size_t length;
         return kernel->utf16_validate_utf8_length(src, len, form == UTFKIT_UTF16BE, &length);
     }
-    if (form == UTFKIT_WTF8 || form == UTFKIT_CESU8 || form == UTFKIT_MUTF8 ||
-        is_utfe8_form(form)) {
+    if (form == UTFKIT_CESU8 || form == UTFKIT_MUTF8) {
+        /* Without surrogates, both are UTF-8 of the BMP (and MUTF-8 has no
+         * 00): one pass of the kernel settles it, the full reader runs only
+         * if it fails. */
+        if (kernel->utf8_bmp_validate(src, len, form == UTFKIT_MUTF8))
+            return 1;
+    } else if (form == UTFKIT_WTF8 || is_utfe8_form(form)) {
         /* Text in these forms is mostly UTF-8 as well: the fast UTF-8
          * validation settles it, the full reader runs only if it fails. */
-        if (utfkit_utf8_validate(src, len) &&
-            (form == UTFKIT_WTF8 || is_utfe8_form(form) ||
-             has_no_4_byte_lead(src, len, form == UTFKIT_MUTF8)))
+        if (utfkit_utf8_validate(src, len))
             return 1;
     }
     return utfkit_check(src, len, form).status == UTFKIT_OK;

@@ -149,6 +149,14 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
                     : to_utf32 ? reader.kernel->utf16_to_utf32
                                : NULL;
     reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter takes the units that
+     * are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
+     * (UTR #26, JVM spec section 4.4.7); the steps take the rest. */
+    int bmp_blocks = (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) &&
+                     reader.kernel->utf16_bmp_prefix_length != NULL;
+    if (bmp_blocks)
+        reader.blocks = reader.kernel->utf16_to_utf8;
+    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
     /* At most 2 output bytes per input byte; 4 bytes from the end, a
      * cut-off unit may become a whole U+FFFD. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
@@ -156,10 +164,43 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
+        if (!bmp_blocks) {
+            while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+                if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                    window.out = utf16_step(&reader, window.dst, window.out,
+                                            scalar_run_end(&reader, window.run_end), to);
+            }
+            reader.i = sink_window_close(sink, &window, reader.i, to);
+            continue;
+        }
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+            size_t run_end = window.run_end;
+            if (reader.i >= reader.scalar_until) {
+                if (block_lookahead_wanted(&lookahead, reader.i, len)) {
+                    size_t span = block_lookahead_span(&lookahead, len);
+                    block_lookahead_extend(&lookahead, span,
+                                           reader.kernel->utf16_bmp_prefix_length(
+                                               src + lookahead.end, span, big_endian,
+                                               to == UTFKIT_MUTF8));
+                }
+                run_end = run_end < lookahead.end ? run_end : lookahead.end;
+                if (lookahead.stopped && run_end - reader.i < UTFKIT_TRANSCODE_BLOCK) {
+                    /* Too little before the next surrogate for a block: as
+                     * after a refusal (readers.h), the steps go on alone for
+                     * a stretch, so that text dense in surrogate pairs is
+                     * not looked ahead at every pair. */
+                    reader.scalar_until = reader.i + reader.stretch;
+                    if (reader.stretch < UTFKIT_SCALAR_STRETCH_MAX)
+                        reader.stretch *= 2;
+                    run_end = window.run_end;
+                }
+            }
+            if (reader.i == run_end || /* at a unit the block must not see */
+                !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
                 window.out = utf16_step(&reader, window.dst, window.out,
-                                        scalar_run_end(&reader, window.run_end), to);
+                                        reader.i == run_end ? window.run_end
+                                                            : scalar_run_end(&reader, run_end),
+                                        to);
         }
         reader.i = sink_window_close(sink, &window, reader.i, to);
     }

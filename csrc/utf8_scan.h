@@ -145,3 +145,47 @@ size_t UTF8_SCAN_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
     return UTF8_SCAN_NAME(utf8_validate)(src, len) ? len : 0;
 }
+
+/* ---- UTF-8 of the BMP (kernels.h, utf8_bmp_*): the surrogate-free text of
+ * CESU-8 and MUTF-8, with no byte F0..FF (nor 00) ---- */
+
+#ifndef UTF8_SCAN_BMP_HELPERS
+#define UTF8_SCAN_BMP_HELPERS
+/* Bytes judged at a time: by their largest and smallest value, loops the
+ * compiler turns into byte-wise vector max/min (PMAXUB, PMINUB on any
+ * x86-64) even in this portable kernel. */
+#define UTF8_SCAN_BMP_CHUNK 256
+
+/* 1 if src[0..n) has no byte F0..FF, nor 00 with nul_is_ill_formed. */
+static inline int utf8_scan_chunk_is_bmp(const uint8_t *src, size_t n, int nul_is_ill_formed)
+{
+    uint8_t largest = 0, smallest = 0xFF;
+    for (size_t k = 0; k < n; k++) {
+        largest = src[k] > largest ? src[k] : largest;
+        smallest = src[k] < smallest ? src[k] : smallest;
+    }
+    return largest < 0xF0 && !(nul_is_ill_formed && smallest == 0);
+}
+#endif
+
+size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    size_t i = 0;
+    while (len - i >= UTF8_SCAN_BMP_CHUNK &&
+           utf8_scan_chunk_is_bmp(src + i, UTF8_SCAN_BMP_CHUNK, nul_is_ill_formed))
+        i += UTF8_SCAN_BMP_CHUNK;
+    for (; i < len; i++)
+        if (src[i] >= 0xF0 || (nul_is_ill_formed && src[i] == 0))
+            return i;
+    return len;
+}
+
+int UTF8_SCAN_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    for (size_t i = 0; i < len; i += UTF8_SCAN_BMP_CHUNK * 16) {
+        size_t n = len - i < UTF8_SCAN_BMP_CHUNK * 16 ? len - i : UTF8_SCAN_BMP_CHUNK * 16;
+        if (!utf8_scan_chunk_is_bmp(src + i, n, nul_is_ill_formed))
+            return 0;
+    }
+    return UTF8_SCAN_NAME(utf8_validate)(src, len);
+}

@@ -6,12 +6,45 @@
  *   - well-formed CESU-8 / MUTF-8 -> UTF-16 -> back is the identity;
  *   - any 16-bit units -> MUTF-8 never fails and converts back to the same
  *     units (Java's String <-> modified UTF-8); -> CESU-8 fails exactly
- *     where UTF-16 itself is ill-formed.
+ *     where UTF-16 itself is ill-formed;
+ *   - the input read as UTF-16 / UTF-32 and written as CESU-8 / MUTF-8 is
+ *     the same under every kernel.
  *
  * Input: byte 0 picks the form (even: CESU-8, odd: MUTF-8), byte 1 the cap
  * to try below the exact one; the rest is the text.
  */
 #include "fuzz_utf8_family.h"
+
+/* The text read as UTF-16 and UTF-32 of either byte order, written as
+ * CESU-8 and MUTF-8 (the UTF-8 blocks over the units that are BMP
+ * characters, the steps for the rest), every errors mode: every kernel
+ * gives the scalar kernel's result and bytes. */
+static void writers_agree(const uint8_t *src, size_t len)
+{
+    static const int sources[] = {UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE, UTFKIT_UTF32BE};
+    static const int targets[] = {UTFKIT_CESU8, UTFKIT_MUTF8};
+    const char *kernels[FUZZ_MAX_KERNELS];
+    size_t kernel_count = fuzz_kernels(kernels);
+    for (int f = 0; f < 4; f++)
+        for (int t = 0; t < 2; t++)
+            for (int mode = 0; mode < FAMILY_MODES; mode++) {
+                utfkit_result expected, got;
+                fuzz_use_kernel("scalar");
+                uint8_t *reference = family_convert(src, len, sources[f], targets[t], mode, &expected);
+                for (size_t k = 1; k < kernel_count; k++) {
+                    fuzz_use_kernel(kernels[k]);
+                    uint8_t *output = family_convert(src, len, sources[f], targets[t], mode, &got);
+                    FUZZ_REQUIRE(fuzz_same_result(got, expected), "%s: %d->%d mode %d differs",
+                                 kernels[k], sources[f], targets[t], mode);
+                    if (got.status == UTFKIT_OK)
+                        FUZZ_REQUIRE(memcmp(output, reference, got.written) == 0,
+                                     "%s: %d->%d mode %d output differs", kernels[k], sources[f],
+                                     targets[t], mode);
+                    free(output);
+                }
+                free(reference);
+            }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = size - 2;
     uint8_t *src = fuzz_copy(data + 2, len);
     family_fuzz(src, len, from, cap_cut);
+    writers_agree(src, len);
     fuzz_use_kernel("scalar");
     if (utfkit_validate(src, len, from)) {
         utfkit_result units, back;

@@ -25,6 +25,7 @@
  *     vec_first_nonzero(v)        the index of the first byte of v that is not
  *                                 zero (v has one)
  *     vec_is_ascii(v)             1 if every byte of v is 00..7F
+ *     vec_min_signed(a, b)        the minimum per byte, as signed bytes
  *
  * and names the kernel:
  *
@@ -32,8 +33,9 @@
  *     #define UTF8_LOOKUP_ASCII_PREFIX_LENGTH utfkit_ascii_prefix_length_avx2
  *     #include "utf8_lookup.h"
  *
- * which defines utf8_advance_avx2 and utf8_validate_avx2 with the contracts
- * of kernels.h.
+ * which defines utf8_advance_avx2, utf8_validate_avx2,
+ * utf8_well_formed_bound_avx2, utf8_bmp_validate_avx2 and
+ * utf8_bmp_prefix_length_avx2 with the contracts of kernels.h.
  *
  * The method.  Every rule of Table 3-7 concerns a byte and at most the three
  * before it.  The rules about a byte and the one before it are decided by
@@ -137,6 +139,54 @@ static const uint8_t utf8_lookup_last_allowed[64] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xEF, 0xDF, 0xBF,
 };
+
+/* UTF-8 restricted to the BMP: the text of CESU-8 (UTR #26 section 2) and
+ * MUTF-8 (JVM spec section 4.4.7) that holds no surrogate, where a byte
+ * F0..FF is ill-formed on its own (neither form has a 4-byte sequence).
+ * The three tables above with TOO_LARGE redefined as "the byte is F0..FF":
+ * every entry of the two tables of the previous byte has it, and of the
+ * byte itself only the high nibble F -- so the same three lookups and ANDs
+ * that judge UTF-8 judge this too, at no extra cost.  (TOO_LARGE is free
+ * for it: the pairs it caught, F4..FF then 90..BF, start with such a byte.) */
+static const uint8_t utf8_bmp_lookup_previous_high[16] = {
+    TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS,
+    TOO_LARGE | TOO_SHORT | OVERLONG_2,
+    TOO_LARGE | TOO_SHORT,
+    TOO_LARGE | TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_LARGE | TOO_SHORT | TOO_LARGE_1000 | OVERLONG_4,
+};
+
+static const uint8_t utf8_bmp_lookup_previous_low[16] = {
+    TOO_LARGE | CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    TOO_LARGE | CARRY | OVERLONG_2,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY | TOO_LARGE_1000, TOO_LARGE | CARRY | TOO_LARGE_1000,
+    TOO_LARGE | CARRY | TOO_LARGE_1000, TOO_LARGE | CARRY | TOO_LARGE_1000,
+    TOO_LARGE | CARRY | TOO_LARGE_1000, TOO_LARGE | CARRY | TOO_LARGE_1000,
+    TOO_LARGE | CARRY | TOO_LARGE_1000, TOO_LARGE | CARRY | TOO_LARGE_1000,
+    TOO_LARGE | CARRY | TOO_LARGE_1000 | SURROGATE,
+    TOO_LARGE | CARRY | TOO_LARGE_1000, TOO_LARGE | CARRY | TOO_LARGE_1000,
+};
+
+static const uint8_t utf8_bmp_lookup_current_high[16] = {
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE,
+    TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    /* 1111____ (F0..FF): ill-formed whatever came before */
+    TOO_SHORT | TOO_LARGE,
+};
+
+/* What the scan judges (a constant argument of the always-inlined scan). */
+enum utf8_lookup_form {
+    UTF8_LOOKUP_UTF8,         /* Table 3-7 */
+    UTF8_LOOKUP_BMP,          /* and no byte F0..FF */
+    UTF8_LOOKUP_BMP_WITHOUT_NUL /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80) */
+};
 #endif
 
 /* The vector constants, made once per call (the compiler keeps them in
@@ -146,17 +196,23 @@ typedef struct UTF8_LOOKUP_NAME(utf8_lookup_constants) {
     vec_t third_byte_floor, fourth_byte_floor, bit_7, last_allowed;
 } UTF8_LOOKUP_NAME(utf8_lookup_constants);
 
-static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup)(void)
+static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(int form)
 {
     UTF8_LOOKUP_NAME(utf8_lookup_constants) c;
-    c.previous_high = vec_table(utf8_lookup_previous_high);
-    c.previous_low = vec_table(utf8_lookup_previous_low);
-    c.current_high = vec_table(utf8_lookup_current_high);
+    int bmp = form != UTF8_LOOKUP_UTF8;
+    c.previous_high = vec_table(bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
+    c.previous_low = vec_table(bmp ? utf8_bmp_lookup_previous_low : utf8_lookup_previous_low);
+    c.current_high = vec_table(bmp ? utf8_bmp_lookup_current_high : utf8_lookup_current_high);
     c.third_byte_floor = vec_splat(0xE0 - 0x80);
     c.fourth_byte_floor = vec_splat(0xF0 - 0x80);
     c.bit_7 = vec_splat(0x80);
     c.last_allowed = vec_load(utf8_lookup_last_allowed + 64 - VEC_BYTES);
     return c;
+}
+
+static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup)(void)
+{
+    return UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(UTF8_LOOKUP_UTF8);
 }
 
 /* Non-zero bytes where `input`, preceded by `before`, breaks Table 3-7. */
@@ -203,19 +259,33 @@ static inline size_t utf8_lookup_boundary_before(const uint8_t *src, size_t clea
 }
 #endif
 
-/* A kernel that validates with a loop of its own (x86_avx512.c) defines
- * UTF8_LOOKUP_ADVANCE_ONLY: then only the tables, the vector rules and
- * utf8_advance come from here. */
-#ifndef UTF8_LOOKUP_ADVANCE_ONLY
-/* len if src[0..len) is well-formed; otherwise, with `locate`, a character
- * boundary p < len with src[0..p) well-formed, at most 4 steps (8 vectors)
- * before the first error (kernels.h, utf8_well_formed_bound), and without
- * it, some p < len.  (Always inlined with a constant `locate`, so that
+/* Non-zero bytes where `input` holds a byte 00: saturating 1 - byte is 1
+ * there and 0 elsewhere. */
+static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(vec_t input)
+{
+    return vec_subs(vec_splat(1), input);
+}
+
+/* 1 if every byte of the vectors whose signed minimum per byte is `least`
+ * is 01..7F: ASCII with no 00.  (A byte 80..FF is negative, so `least` has
+ * bit 7 set; a 00 makes a 00 of it, which saturating 80 - byte turns into
+ * 80; 01..7F leave bit 7 clear either way.) */
+static inline int UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_t least)
+{
+    return vec_is_ascii(vec_or(least, vec_subs(vec_splat(0x80), least)));
+}
+
+/* len if src[0..len) is well-formed (as UTF-8, or the restricted UTF-8
+ * that `form` names); otherwise, with `locate`, a character boundary
+ * p < len with src[0..p) well-formed, at most 4 steps (8 vectors) before
+ * the first error (kernels.h, utf8_well_formed_bound), and without it, some
+ * p < len.  (Always inlined with constant `locate` and `form`, so that
  * plain validation carries none of the bookkeeping.) */
 static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_scan)(
-    const uint8_t *src, size_t len, int locate)
+    const uint8_t *src, size_t len, int locate, int form)
 {
-    const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
+    const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(form);
+    const int nul_is_ill_formed = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     vec_t zero = vec_splat(0);
     vec_t error = zero, before = zero, unfinished = zero;
     size_t i = 0, clean = 0;
@@ -230,7 +300,9 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     /* Two vectors per step: one test skips both when both are ASCII. */
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
-        if (vec_is_ascii(vec_or(first, second))) {
+        if (nul_is_ill_formed ? UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(
+                                    vec_min_signed(first, second))
+                              : vec_is_ascii(vec_or(first, second))) {
             error = vec_or(error, unfinished);
             unfinished = zero;
             /* Zeros stand for the ASCII before the next vector: for the
@@ -238,13 +310,25 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
             before = zero;
             i += 2 * VEC_BYTES;
             /* A run of ASCII: four vectors per test. */
-            while (len - i >= 4 * VEC_BYTES &&
-                   vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
-                                       vec_or(vec_load(src + i + 2 * VEC_BYTES),
-                                              vec_load(src + i + 3 * VEC_BYTES)))))
-                i += 4 * VEC_BYTES;
+            if (nul_is_ill_formed) {
+                while (len - i >= 4 * VEC_BYTES &&
+                       UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_min_signed(
+                           vec_min_signed(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                           vec_min_signed(vec_load(src + i + 2 * VEC_BYTES),
+                                          vec_load(src + i + 3 * VEC_BYTES)))))
+                    i += 4 * VEC_BYTES;
+            } else {
+                while (len - i >= 4 * VEC_BYTES &&
+                       vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                           vec_or(vec_load(src + i + 2 * VEC_BYTES),
+                                                  vec_load(src + i + 3 * VEC_BYTES)))))
+                    i += 4 * VEC_BYTES;
+            }
             continue;
         } else {
+            if (nul_is_ill_formed) /* a 00 is ASCII to the rules below */
+                error = vec_or(error, vec_or(UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(first),
+                                             UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(second)));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, first, before));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, second, first));
             unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, second);
@@ -264,28 +348,87 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     if (len - i >= VEC_BYTES) {
         vec_t input = vec_load(src + i);
         error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before));
+        if (nul_is_ill_formed)
+            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input));
         before = input;
         i += VEC_BYTES;
     }
     /* The rest, padded with zeros (ASCII): a character the end cuts off is
-     * then a lead followed by ASCII, which the pair rules reject. */
+     * then a lead followed by ASCII, which the pair rules reject.  (The
+     * padding is no 00 of the text: those are looked for in the bytes.) */
     vec_t last = vec_load_partial(src + i, len - i);
     error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
-    if (!vec_any(error))
+    if (!vec_any(error) && !(nul_is_ill_formed && len > i && memchr(src + i, 0, len - i) != NULL))
         return len;
     return locate ? utf8_lookup_boundary_before(src, clean) : 0;
 }
 
+/* A kernel that validates UTF-8 with a loop of its own (x86_avx512.c)
+ * defines UTF8_LOOKUP_ADVANCE_ONLY: then utf8_well_formed_bound and
+ * utf8_validate are its own, and the tables, the vector rules, the BMP
+ * operations and utf8_advance come from here. */
+#ifndef UTF8_LOOKUP_ADVANCE_ONLY
 size_t UTF8_LOOKUP_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
-    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1);
+    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 1, UTF8_LOOKUP_UTF8);
 }
 
 int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
 {
-    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0) == len;
+    return UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_UTF8) == len;
 }
 #endif
+
+int UTF8_LOOKUP_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    return (nul_is_ill_formed
+                ? UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP_WITHOUT_NUL)
+                : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP)) == len;
+}
+
+/* Non-zero bytes where `input` holds a byte F0..FF (or 00). */
+static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int nul_is_ill_formed)
+{
+    vec_t foreign = vec_subs(input, vec_splat(0xEF)); /* non-zero exactly for F0..FF */
+    return nul_is_ill_formed ? vec_or(foreign, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input))
+                             : foreign;
+}
+
+/* The first byte F0..FF (or 00, with nul_is_ill_formed) of src[0..len),
+ * or len: where a BMP-only stretch of UTF-8 must end.  Four vectors per
+ * test, as the ASCII runs of the scan. */
+static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(
+    const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    size_t i = 0;
+    while (len - i >= 4 * VEC_BYTES &&
+           !vec_any(vec_or(
+               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed),
+                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + VEC_BYTES),
+                                                                  nul_is_ill_formed)),
+               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 2 * VEC_BYTES),
+                                                                  nul_is_ill_formed),
+                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 3 * VEC_BYTES),
+                                                                  nul_is_ill_formed)))))
+        i += 4 * VEC_BYTES;
+    for (; len - i >= VEC_BYTES; i += VEC_BYTES) {
+        vec_t foreign =
+            UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed);
+        if (vec_any(foreign))
+            return i + vec_first_nonzero(foreign);
+    }
+    for (; i < len; i++)
+        if (src[i] >= 0xF0 || (nul_is_ill_formed && src[i] == 0))
+            return i;
+    return len;
+}
+
+size_t UTF8_LOOKUP_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len,
+                                                int nul_is_ill_formed)
+{
+    return nul_is_ill_formed ? UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(src, len, 1)
+                             : UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(src, len, 0);
+}
 
 /* The automaton from `state` over src[i..end): stops at the first rejected
  * byte (position = it, state = the state before it) or at end. */

@@ -35,7 +35,9 @@
  *     vec_eq16_mask(a, b)              a bit mask of the 16-bit lanes where a == b,
  *                                      VEC_MASK16_BITS bits per lane, first lane lowest
  *
- * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.
+ * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.  A kernel
+ * with a faster utf16_utf8_length of its own defines
+ * UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH and writes it (the same sum).
  */
 #include "../kernels.h"
 
@@ -65,14 +67,28 @@ size_t UTF_LENGTHS_NAME(utf8_code_points)(const uint8_t *src, size_t len)
 {
     size_t total = 0, i = 0;
     const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF); /* -65 */
-    while (len - i >= 2 * VEC_BYTES) {
-        size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, len, 2 * UTF_LENGTHS_BYTE_FOLD) / 2;
-        vec_t even = zero, odd = zero; /* two chains of additions, not one */
-        for (size_t k = 0; k < pairs; k++, i += 2 * VEC_BYTES) {
+    /* The bytes before the first VEC_BYTES boundary one at a time, so that
+     * no vector load spans two cache lines. */
+    size_t head = (VEC_BYTES - ((uintptr_t)src & (VEC_BYTES - 1))) & (VEC_BYTES - 1);
+    for (; i < head && i < len; i++)
+        total += (int8_t)src[i] > -65;
+    while (len - i >= 4 * VEC_BYTES) {
+        /* four vectors per step, two into each chain of additions */
+        size_t steps = UTF_LENGTHS_NAME(vectors_before_fold)(i, len, 4 * UTF_LENGTHS_BYTE_FOLD) / 4;
+        vec_t even = zero, odd = zero;
+        for (size_t k = 0; k < steps; k++, i += 4 * VEC_BYTES) {
             even = vec_count_gt8(even, vec_load(src + i), above_continuation);
             odd = vec_count_gt8(odd, vec_load(src + i + VEC_BYTES), above_continuation);
+            even = vec_count_gt8(even, vec_load(src + i + 2 * VEC_BYTES), above_continuation);
+            odd = vec_count_gt8(odd, vec_load(src + i + 3 * VEC_BYTES), above_continuation);
         }
         total += vec_sum8(even) + vec_sum8(odd);
+    }
+    if (len - i >= VEC_BYTES) {
+        vec_t counted = zero; /* at most three vectors */
+        for (; len - i >= VEC_BYTES; i += VEC_BYTES)
+            counted = vec_count_gt8(counted, vec_load(src + i), above_continuation);
+        total += vec_sum8(counted);
     }
     for (; i < len; i++)
         total += (int8_t)src[i] > -65;
@@ -115,6 +131,7 @@ static inline uint32_t UTF_LENGTHS_NAME(unit32)(const uint8_t *p, int big_endian
                       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+#if !defined(UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH)
 size_t UTF_LENGTHS_NAME(utf16_utf8_length)(const uint8_t *src, size_t len, int big_endian)
 {
     size_t end = len & ~(size_t)1, units = end / 2, less = 0, i = 0;
@@ -140,6 +157,7 @@ size_t UTF_LENGTHS_NAME(utf16_utf8_length)(const uint8_t *src, size_t len, int b
     }
     return 3 * units - less;
 }
+#endif
 
 size_t UTF_LENGTHS_NAME(utf16_surrogates)(const uint8_t *src, size_t len, int big_endian)
 {

@@ -12,12 +12,13 @@
 #include <immintrin.h>
 #include <string.h>
 
-/* Everything below is compiled for avx2,bmi2, with no -m flag for the build. */
+/* Everything below is compiled for avx2,bmi2,popcnt (the features dispatch.c
+ * checks for this kernel), with no -m flag for the build. */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2,bmi2,popcnt"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx2,bmi2")
+#pragma GCC target("avx2,bmi2,popcnt")
 #endif
 
 size_t utfkit_ascii_prefix_length_avx2(const uint8_t *src, size_t len)
@@ -86,6 +87,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctz(~zero);
 }
 static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
+static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm256_min_epi8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx2
 #include "utf8_lookup.h"
@@ -127,6 +129,13 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 }
 #define UTF_LENGTHS_NAME(stem) stem##_avx2
 #include "utf_lengths.h"
+#include "utf16_bmp_prefix.h"
+
+/* ---- and those utf16_validate.h adds ---- */
+static inline void vec_store(uint8_t *p, vec_t v) { _mm256_storeu_si256((__m256i *)p, v); }
+static inline vec_t vec_add16(vec_t a, vec_t b) { return _mm256_add_epi16(a, b); }
+static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm256_min_epu16(a, b); }
+#include "utf16_validate.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -15,19 +15,23 @@
  *     and the code units at last bytes are packed 8 positions at a time (a
  *     surrogate pair takes the last two bytes of its character).  Blocks
  *     that are not well-formed go to the scalar reader.
- *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
- *     lane, lead byte first (Table 3-6), and the first 1..4 bytes of four
- *     lanes are gathered per PSHUFB.  UTF-16 surrogate pairs are joined
- *     into one lane first (utf16_read_pairs); an unpaired surrogate (D91)
- *     and a UTF-32 unit that is not a scalar value (D90) stop the block
- *     there.
+ *   UTF-16 / UTF-32 -> UTF-8, 16 units per step: units of the BMP that are
+ *     not surrogates are encoded in their 16-bit lanes (the first two bytes;
+ *     the third in a second vector), interleaved into 32-bit lanes lead
+ *     byte first (Table 3-6), and the first 1..3 bytes of four lanes are
+ *     gathered per PSHUFB; runs of ASCII, of units below 0800 and of
+ *     supplementary characters have steps of their own.  UTF-16 surrogate
+ *     pairs are joined into one lane first (utf16_read_pairs); an unpaired
+ *     surrogate (D91) and a UTF-32 unit that is not a scalar value (D90)
+ *     stop the block there.
+ *   UTF-16 <-> UTF-32: units of the BMP widened or narrowed directly, pairs
+ *     joined or split (Table 3-5).
  *
- * Nothing past *written changes (see byte_writer); whole 16-byte stores
- * stay inside the room kernels.h promises (the worst-case output of the
- * whole input).
+ * UTF-8 -> UTF-16 output goes through byte_writer (x86_byte_writer.h):
+ * nothing past *written changes.  The other blocks store whole vectors at
+ * the end of their output, within the room kernels.h promises (the
+ * worst-case output of the whole input: each step says how far it reaches).
  */
-#include <string.h>
-
 #include "../kernels.h"
 
 #if defined(UTFKIT_X86_64)
@@ -43,55 +47,7 @@
 #pragma GCC target("avx2,bmi2,popcnt")
 #endif
 
-/* Variable-length output, 16-byte vectors of which the first `count`
- * bytes count.  Each vector is stored whole only once the next one is
- * known, whose store then covers the first one's surplus bytes; the last
- * one is copied exactly (byte_writer_finish), so nothing past the output
- * changes.  (Storing each exactly would mean reading back bytes just
- * stored, which stalls store forwarding.) */
-typedef struct byte_writer {
-    uint8_t *out;
-    __m128i pending;
-    unsigned count;
-} byte_writer;
-
-static inline byte_writer byte_writer_at(uint8_t *out)
-{
-    byte_writer writer = {out, _mm_setzero_si128(), 0};
-    return writer;
-}
-
-static inline void byte_writer_put(byte_writer *writer, __m128i bytes, unsigned count)
-{
-    if (count == 0)
-        return;
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-    }
-    writer->pending = bytes;
-    writer->count = count;
-}
-
-/* Stores what is pending whole, for a store of at least 16 bytes at the
- * returned address to follow. */
-static inline uint8_t *byte_writer_before_wide_store(byte_writer *writer)
-{
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-        writer->count = 0;
-    }
-    return writer->out;
-}
-
-static inline uint8_t *byte_writer_finish(byte_writer *writer)
-{
-    uint8_t bytes[16];
-    _mm_storeu_si128((__m128i *)bytes, writer->pending);
-    memcpy(writer->out, bytes, writer->count);
-    return writer->out + writer->count;
-}
+#include "x86_byte_writer.h"
 
 static inline __m256i swap_16(__m256i v)
 {
@@ -132,6 +88,8 @@ static inline uint32_t byte_mask(__m256i v)
 /* The continuation bytes of 8 characters of 3 bytes each, as bits 0..23
  * of a block's mask. */
 #define THREE_BYTE_RUN 0xDB6DB6u
+/* ... and of 8 characters of 4 bytes each, filling the block. */
+#define FOUR_BYTE_RUN 0xEEEEEEEEu
 
 /* Each byte's predecessor one or two bytes back (zero before the block). */
 static inline __m256i byte_before(__m256i v)
@@ -208,7 +166,23 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
 {
     size_t i = 0;
     uint8_t *out = dst; /* UTF-32 */
-    byte_writer writer = byte_writer_at(dst); /* UTF-16 */
+    size_t unit_bytes = utf16 ? 2 : 4;
+    if (len >= 32 && ((uintptr_t)dst & (unit_bytes - 1)) == 0 && ((uintptr_t)dst & 31) != 0) {
+        /* The ASCII characters up to the output's next 32-byte boundary
+         * first, if they are ASCII, so that the vector stores below do not
+         * straddle cache lines. */
+        size_t characters = (32 - ((uintptr_t)dst & 31)) / unit_bytes; /* 1..15 */
+        __m128i head = _mm_loadu_si128((const __m128i *)src);
+        if ((_mm_movemask_epi8(head) & ((1u << characters) - 1)) == 0) {
+            __m256i units = utf16 ? _mm256_cvtepu8_epi16(head) : _mm256_cvtepu8_epi32(head);
+            if (big_endian)
+                units = utf16 ? swap_16(units) : swap_32(units);
+            _mm256_storeu_si256((__m256i *)dst, units);
+            out += unit_bytes * characters;
+            i = characters;
+        }
+    }
+    byte_writer writer = byte_writer_at(out); /* UTF-16 */
     while (len - i >= 32) {
         __m256i block = _mm256_loadu_si256((const __m256i *)(src + i));
         if (_mm256_movemask_epi8(block) == 0) { /* 32 characters of one byte */
@@ -278,6 +252,42 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                     out += 32;
                 }
                 i += 24;
+                continue;
+            }
+        }
+        if (continuation == FOUR_BYTE_RUN) {
+            /* Eight characters of 4 bytes, one per 32-bit lane, lead byte
+             * first (Table 3-6: 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx), as
+             * emoji come: clearing the fixed bits leaves only the payload
+             * where the shape is right, and Table 3-7 (F0: 90..BF first,
+             * F4: 80..8F first, no F5..F7) asks the code point to be
+             * 10000..10FFFF. */
+            __m256i lane = _mm256_xor_si256(block, _mm256_set1_epi32((int)0x808080F0));
+            __m256i code_point = _mm256_or_si256(
+                _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x07)), 18),
+                                _mm256_slli_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(0x3F00)), 4)),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(lane, 10), _mm256_set1_epi32(0xFC0)),
+                                _mm256_srli_epi32(lane, 24)));
+            __m256i shaped = _mm256_cmpeq_epi32(_mm256_and_si256(lane, _mm256_set1_epi32((int)0xC0C0C0F8)),
+                                                _mm256_setzero_si256());
+            __m256i out_of_range = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x10000), code_point),
+                                                   _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x10FFFF)));
+            if (_mm256_movemask_epi8(_mm256_andnot_si256(out_of_range, shaped)) == -1) {
+                if (utf16) {
+                    /* Table 3-5: lead surrogate in each lane's low half, trail in its high half */
+                    __m256i offset = _mm256_sub_epi32(code_point, _mm256_set1_epi32(0x10000));
+                    __m256i pairs = _mm256_or_si256(
+                        _mm256_or_si256(_mm256_srli_epi32(offset, 10),
+                                        _mm256_slli_epi32(_mm256_and_si256(offset, _mm256_set1_epi32(0x3FF)), 16)),
+                        _mm256_set1_epi32((int)0xDC00D800));
+                    out = byte_writer_before_wide_store(&writer);
+                    _mm256_storeu_si256((__m256i *)out, big_endian ? swap_16(pairs) : pairs);
+                    writer.out = out + 32;
+                } else {
+                    _mm256_storeu_si256((__m256i *)out, big_endian ? swap_32(code_point) : code_point);
+                    out += 32;
+                }
+                i += 32;
                 continue;
             }
         }
@@ -392,13 +402,59 @@ size_t utfkit_utf8_to_utf32_avx2(const uint8_t *src, size_t len, int big_endian,
                       : utf8_to_units(src, len, 0, dst, written, 0);
 }
 
-/* ---- scalar values -> UTF-8 ---- */
+/* ---- scalar values -> UTF-8 ----
+ *
+ * Variable-length output is stored 16 bytes at a time at the end of what
+ * is written so far, which then moves on by the bytes that count; the
+ * next store overwrites the rest.  kernels.h gives room for the worst case
+ * of the whole input (Table 3-6: 3 bytes per UTF-16 unit, 4 per UTF-32
+ * unit), so a step may store past its own output as long as it stays
+ * within the worst case of the input not yet consumed (each step says
+ * how far it reaches). */
+
+static inline uint8_t *put_bytes(uint8_t *out, __m128i bytes, unsigned count)
+{
+    _mm_storeu_si128((__m128i *)out, bytes);
+    return out + count;
+}
+
+/* Four 32-bit lanes holding one character's UTF-8 each, lead byte first,
+ * where `code` has each lane's length - 1 in two bits (lane 0 lowest):
+ * writes the characters' bytes in turn (16-byte store). */
+static inline uint8_t *put_lane_prefixes(uint8_t *out, __m128i lanes, unsigned code)
+{
+    lanes = _mm_shuffle_epi8(lanes, _mm_load_si128((const __m128i *)utfkit_lane_prefixes[code]));
+    return put_bytes(out, lanes, utfkit_lane_prefixes_length[code]);
+}
+
+/* The four bytes 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx (Table 3-6) of eight
+ * supplementary code points, lead byte first in each 32-bit lane. */
+static inline __m256i four_byte_lanes(__m256i code_point)
+{
+    const __m256i six_bits = _mm256_set1_epi32(0x3F);
+    __m256i lead_and_second = _mm256_or_si256(
+        _mm256_srli_epi32(code_point, 18),
+        _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(code_point, 12), six_bits), 8));
+    __m256i third_and_last = _mm256_or_si256(
+        _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(code_point, 6), six_bits), 16),
+        _mm256_slli_epi32(_mm256_and_si256(code_point, six_bits), 24));
+    return _mm256_or_si256(_mm256_or_si256(lead_and_second, third_and_last),
+                           _mm256_set1_epi32((int)0x808080F0));
+}
 
 /* Encodes the `lanes` first scalar values of eight 32-bit lanes (Table
- * 3-6), lead byte first in memory, and writes their bytes in turn.
- * `supplementary` says whether any may be above FFFF. */
-static inline void put_utf8(byte_writer *writer, __m256i code_point, unsigned lanes, int supplementary)
+ * 3-6), lead byte first in memory, and writes their bytes in turn: two
+ * 16-byte stores, the second at most 16 bytes on, so they reach 32 bytes
+ * past out (the worst case of 8 UTF-32 units).  `supplementary` says
+ * whether any may be above FFFF. */
+static inline uint8_t *put_utf8(uint8_t *out, __m256i code_point, unsigned lanes, int supplementary)
 {
+    unsigned longest = 0;
+    __m256i four_bytes = _mm256_setzero_si256();
+    if (supplementary) {
+        four_bytes = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0xFFFF));
+        longest = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(four_bytes));
+    }
     const __m256i six_bits = _mm256_set1_epi32(0x3F);
     __m256i two_or_more = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x7F));
     __m256i three_or_more = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0x7FF));
@@ -418,20 +474,9 @@ static inline void put_utf8(byte_writer *writer, __m256i code_point, unsigned la
     unsigned longer_still = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(three_or_more));
     /* per lane, length - 1 in two bits */
     unsigned length_code = _pdep_u32(longer, 0x5555) + _pdep_u32(longer_still, 0x5555);
-    if (supplementary) {
-        __m256i four_bytes = _mm256_cmpgt_epi32(code_point, _mm256_set1_epi32(0xFFFF));
-        unsigned longest = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(four_bytes));
-        if (longest) {
-            /* 11110uuu 10uuzzzz 10yyyyyy 10xxxxxx */
-            __m256i upper = _mm256_and_si256(_mm256_srli_epi32(code_point, 12), six_bits);
-            __m256i four = _mm256_or_si256(
-                _mm256_or_si256(_mm256_srli_epi32(code_point, 18), _mm256_slli_epi32(upper, 8)),
-                _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(middle, 16),
-                                                _mm256_slli_epi32(last, 24)),
-                                _mm256_set1_epi32((int)0x808080F0)));
-            bytes = _mm256_blendv_epi8(bytes, four, four_bytes);
-            length_code += _pdep_u32(longest, 0x5555);
-        }
+    if (longest) {
+        bytes = _mm256_blendv_epi8(bytes, four_byte_lanes(code_point), four_bytes);
+        length_code += _pdep_u32(longest, 0x5555);
     }
     for (unsigned half = 0; half < 2 && 4 * half < lanes; half++) {
         __m128i quarter = half ? _mm256_extracti128_si256(bytes, 1) : _mm256_castsi256_si128(bytes);
@@ -441,22 +486,24 @@ static inline void put_utf8(byte_writer *writer, __m256i code_point, unsigned la
         code &= (1u << (2 * in_half)) - 1;
         unsigned count = utfkit_lane_prefixes_length[code] - (4 - in_half);
         quarter = _mm_shuffle_epi8(quarter, _mm_load_si128((const __m128i *)utfkit_lane_prefixes[code]));
-        byte_writer_put(writer, quarter, count);
+        out = put_bytes(out, quarter, count);
     }
+    return out;
 }
 
-/* Packs the low bytes of 16 units (all below 80) and writes `count` of them. */
-static inline void put_ascii_units(byte_writer *writer, __m256i units, unsigned count)
+/* Writes the low bytes of sixteen 16-bit units below 80 (one 16-byte store). */
+static inline uint8_t *put_ascii_units(uint8_t *out, __m256i units)
 {
     __m256i packed = _mm256_packus_epi16(units, units);
     packed = _mm256_permute4x64_epi64(packed, 0x08); /* lanes 0 and 2 to the front */
-    byte_writer_put(writer, _mm256_castsi256_si128(packed), count);
+    return put_bytes(out, _mm256_castsi256_si128(packed), 16);
 }
 
 /* Writes sixteen 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx,
  * or 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane, gathered
- * eight lanes per PSHUFB (utfkit_two_byte_prefixes). */
-static inline void put_utf8_below_800(byte_writer *writer, __m256i units)
+ * eight lanes per PSHUFB (utfkit_two_byte_prefixes): two 16-byte stores,
+ * reaching 32 bytes past out. */
+static inline uint8_t *put_utf8_below_800(uint8_t *out, __m256i units)
 {
     __m256i is_ascii = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xFF80)),
                                           _mm256_setzero_si256());
@@ -467,37 +514,59 @@ static inline void put_utf8_below_800(byte_writer *writer, __m256i units)
     __m256i bytes = _mm256_blendv_epi8(two, units, is_ascii);
     uint32_t longer = _pext_u32(~byte_mask(is_ascii), 0x55555555);
     unsigned first = longer & 0xFF, second = longer >> 8;
-    byte_writer_put(writer,
+    out = put_bytes(out,
                     _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
                                      _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[first])),
                     8 + (unsigned)__builtin_popcount(first));
-    byte_writer_put(writer,
-                    _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
-                                     _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[second])),
-                    8 + (unsigned)__builtin_popcount(second));
+    return put_bytes(out,
+                     _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
+                                      _mm_load_si128((const __m128i *)utfkit_two_byte_prefixes[second])),
+                     8 + (unsigned)__builtin_popcount(second));
 }
 
-/* Writes sixteen 16-bit units from 0800 to FFFF that are not surrogates as
- * UTF-8 (Table 3-6: 1110zzzz 10yyyyyy 10xxxxxx), each unit's three bytes
- * lead first in a 32-bit lane, the first three bytes of four lanes
- * gathered per PSHUFB. */
-static inline void put_utf8_three_bytes(byte_writer *writer, __m256i units)
+/* Writes sixteen 16-bit units of the BMP that are not surrogates as UTF-8
+ * (Table 3-6: 0xxxxxxx; 110yyyyy 10xxxxxx; 1110zzzz 10yyyyyy 10xxxxxx).
+ * Each unit's first two bytes are built in its own 16-bit lane and its
+ * third (10xxxxxx, kept only for three) in a second vector; interleaving
+ * the two gives each unit a 32-bit lane with its bytes lead first, and
+ * PSHUFB gathers four lanes at a time (utfkit_lane_prefixes).  Four
+ * 16-byte stores, each at most 12 bytes after the one before: they reach
+ * 52 bytes past out, for at most 48 bytes of output. */
+static inline uint8_t *put_utf8_bmp(uint8_t *out, __m256i units)
 {
-    const __m256i six_bits = _mm256_set1_epi32(0x3F);
-    const __m256i first_three = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
-                                                 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128);
-    for (int half = 0; half < 2; half++) {
-        __m256i code_point = _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(units, 1)
-                                                        : _mm256_castsi256_si128(units));
-        __m256i three = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi32(code_point, 12),
-                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(code_point, 6), six_bits), 8)),
-            _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(code_point, six_bits), 16),
-                            _mm256_set1_epi32(0x8080E0)));
-        three = _mm256_shuffle_epi8(three, first_three);
-        byte_writer_put(writer, _mm256_castsi256_si128(three), 12);
-        byte_writer_put(writer, _mm256_extracti128_si256(three, 1), 12);
+    const __m256i zero = _mm256_setzero_si256(), six_bits_high = _mm256_set1_epi16(0x3F00);
+    __m256i one_byte = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xFF80)), zero);
+    __m256i two_at_most = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), zero);
+    /* 110yyyyy, then 10xxxxxx */
+    __m256i two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16(units, 6), _mm256_and_si256(_mm256_slli_epi16(units, 8), six_bits_high)),
+        _mm256_set1_epi16((short)0x80C0));
+    /* 1110zzzz, then 10yyyyyy (bits 6..11 moved to 8..13) */
+    __m256i three = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16(units, 12), _mm256_and_si256(_mm256_slli_epi16(units, 2), six_bits_high)),
+        _mm256_set1_epi16((short)0x80E0));
+    __m256i third = _mm256_or_si256(_mm256_and_si256(units, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+    __m256i first_two = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, two_at_most), units, one_byte);
+    /* VPUNPCK*WD work per 128-bit half: units 0..3 and 8..11, 4..7 and 12..15 */
+    __m256i lanes_low = _mm256_unpacklo_epi16(first_two, third);
+    __m256i lanes_high = _mm256_unpackhi_epi16(first_two, third);
+    uint32_t single = byte_mask(one_byte), narrow = byte_mask(two_at_most);
+    /* per unit (two bits of each mask), length - 1: 0, 1 or 2 */
+    uint32_t code = (~single & narrow & 0x55555555u) | (~narrow & 0xAAAAAAAAu);
+    if (code == 0xAAAAAAAAu) { /* sixteen characters of 3 bytes (the CJK scripts) */
+        const __m256i first_three = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
+                                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128);
+        lanes_low = _mm256_shuffle_epi8(lanes_low, first_three);
+        lanes_high = _mm256_shuffle_epi8(lanes_high, first_three);
+        out = put_bytes(out, _mm256_castsi256_si128(lanes_low), 12);
+        out = put_bytes(out, _mm256_castsi256_si128(lanes_high), 12);
+        out = put_bytes(out, _mm256_extracti128_si256(lanes_low, 1), 12);
+        return put_bytes(out, _mm256_extracti128_si256(lanes_high, 1), 12);
     }
+    out = put_lane_prefixes(out, _mm256_castsi256_si128(lanes_low), code & 0xFF);
+    out = put_lane_prefixes(out, _mm256_castsi256_si128(lanes_high), code >> 8 & 0xFF);
+    out = put_lane_prefixes(out, _mm256_extracti128_si256(lanes_low, 1), code >> 16 & 0xFF);
+    return put_lane_prefixes(out, _mm256_extracti128_si256(lanes_high, 1), code >> 24);
 }
 
 /* ---- UTF-16 with surrogate pairs (D91, Table 3-5) ----
@@ -548,15 +617,34 @@ static inline utf16_pairs utf16_read_pairs(__m256i units)
     return pairs;
 }
 
-size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
+
+/* Eight surrogate pairs, each a lead in a 32-bit lane's low half and its
+ * trail in the high half: their code points, 10000 + (lead - D800) * 400 +
+ * (trail - DC00) (Table 3-5). */
+static inline __m256i paired_code_points(__m256i pairs)
+{
+    const __m256i ten_bits = _mm256_set1_epi32(0x3FF);
+    __m256i lead = _mm256_slli_epi32(_mm256_and_si256(pairs, ten_bits), 10);
+    __m256i trail = _mm256_and_si256(_mm256_srli_epi32(pairs, 16), ten_bits);
+    return _mm256_add_epi32(_mm256_or_si256(lead, trail), _mm256_set1_epi32(0x10000));
+}
+
+/* Sixteen units are read per step, and their output (48 bytes at most)
+ * may be stored up to 52 bytes on (put_utf8_bmp): a step starts only with
+ * 36 bytes of input left, whose worst case, 54 bytes, covers that. */
+#define UTF16_STEP_INPUT 36
+
+/* (Always inlined: each caller's constant `big_endian` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len, int big_endian,
+                                                        uint8_t *dst, size_t *written)
 {
     size_t i = 0;
-    byte_writer writer = byte_writer_at(dst);
-    int narrow = 1; /* the last step's units were all below 0800 */
-    while (len - i >= 32) {
+    uint8_t *out = dst;
+    int ascii_run = 1; /* the last step's units were all below 80 */
+    while (len - i >= UTF16_STEP_INPUT) {
         /* 32 ASCII units at a time, narrowed to bytes (PACKUSWB) */
-        while (narrow && len - i >= 64) {
+        while (ascii_run && len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i either = _mm256_or_si256(a, b);
@@ -566,71 +654,96 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
                 a = _mm256_srli_epi16(a, 8);
                 b = _mm256_srli_epi16(b, 8);
             }
-            uint8_t *out = byte_writer_before_wide_store(&writer);
             _mm256_storeu_si256((__m256i *)out, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
-            writer.out = out + 32;
+            out += 32;
             i += 64;
         }
-        if (len - i < 32)
+        ascii_run = 0;
+        /* Sixteen units of the BMP that are not surrogates at a time; the
+         * ones with surrogates go to the step below. */
+        while (len - i >= UTF16_STEP_INPUT) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (big_endian)
+                units = swap_16(units);
+            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+                __m256i is_surrogate = _mm256_cmpeq_epi16(
+                    _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (!_mm256_testz_si256(is_surrogate, is_surrogate))
+                    break;
+                out = put_utf8_bmp(out, units);
+            } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xFF80))) {
+                out = put_ascii_units(out, units);
+                i += 32;
+                ascii_run = 1;
+                break; /* to the loop above */
+            } else {
+                out = put_utf8_below_800(out, units);
+            }
+            i += 32;
+        }
+        if (ascii_run || len - i < UTF16_STEP_INPUT)
+            continue;
+        /* Eight surrogate pairs at a time (lead, trail, lead, ...: a lead
+         * in the low half of each 32-bit lane, its trail in the high half),
+         * eight characters of 4 bytes each */
+        while (len - i >= UTF16_STEP_INPUT) {
+            __m256i pairs = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (big_endian)
+                pairs = swap_16(pairs);
+            __m256i paired = _mm256_cmpeq_epi32(_mm256_and_si256(pairs, _mm256_set1_epi32((int)0xFC00FC00)),
+                                                _mm256_set1_epi32((int)0xDC00D800));
+            if (_mm256_movemask_epi8(paired) != -1)
+                break;
+            _mm256_storeu_si256((__m256i *)out, four_byte_lanes(paired_code_points(pairs)));
+            out += 32;
+            i += 32;
+        }
+        if (len - i < UTF16_STEP_INPUT)
             break;
+        /* D800..DFFF: surrogates, paired here up to the first one out of
+         * place, which the scalar reader reports or replaces. */
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (big_endian)
             units = swap_16(units);
-        /* D800..DFFF: surrogates, paired here up to the first one out of
-         * place, which the scalar reader reports or replaces. */
-        uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
-            _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
-        if (surrogate != 0) {
-            utf16_pairs pairs = utf16_read_pairs(units);
-            if (pairs.taken == 0)
-                break;
-            narrow = 0;
-            unsigned first = pairs.kept & 0xFF, second = pairs.kept >> 8;
-            put_utf8(&writer,
-                     kept_code_points(_mm256_castsi256_si128(pairs.low), _mm256_castsi256_si128(pairs.top), first),
-                     (unsigned)__builtin_popcount(first), 1);
-            if (second != 0)
-                put_utf8(&writer,
-                         kept_code_points(_mm256_extracti128_si256(pairs.low, 1),
-                                          _mm256_extracti128_si256(pairs.top, 1), second),
-                         (unsigned)__builtin_popcount(second), 1);
-            i += 2 * pairs.taken;
-            if (pairs.stop)
-                break;
-            continue;
-        }
-        narrow = 1;
-        __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(units, _mm256_set1_epi16(0x7F)), units);
-        if (byte_mask(ascii) == ~0u) {
-            put_ascii_units(&writer, units, 16);
-        } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
-            put_utf8_below_800(&writer, units);
-        } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)),
-                                                           _mm256_setzero_si256())) == 0) {
-            narrow = 0; /* (and no surrogates, as seen above) */
-            put_utf8_three_bytes(&writer, units);
-        } else {
-            narrow = 0;
-            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), 8, 0);
-            put_utf8(&writer, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), 8, 0);
-        }
-        i += 32;
+        utf16_pairs pairs = utf16_read_pairs(units);
+        if (pairs.taken == 0)
+            break;
+        unsigned first = pairs.kept & 0xFF, second = pairs.kept >> 8;
+        out = put_utf8(out,
+                       kept_code_points(_mm256_castsi256_si128(pairs.low), _mm256_castsi256_si128(pairs.top), first),
+                       (unsigned)__builtin_popcount(first), 1);
+        if (second != 0)
+            out = put_utf8(out,
+                           kept_code_points(_mm256_extracti128_si256(pairs.low, 1),
+                                            _mm256_extracti128_si256(pairs.top, 1), second),
+                           (unsigned)__builtin_popcount(second), 1);
+        i += 2 * pairs.taken;
+        if (pairs.stop)
+            break;
     }
-    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    *written = (size_t)(out - dst);
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
+}
+
+/* (Always inlined: each caller's constant `big_endian` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
+                                                        uint8_t *dst, size_t *written)
+{
+    /* Every step stores at most as far as the worst case of what it reads
+     * (4 bytes per unit, Table 3-6): 32 bytes for 8 units, 52 for 16. */
     size_t i = 0;
-    byte_writer writer = byte_writer_at(dst);
-    /* What the last step's units were: all below 0800, or all 0800..FFFF
-     * (the steps for those are tried only then) */
-    int narrow = 1, three = 0;
+    uint8_t *out = dst;
+    int ascii_run = 1; /* the last step's units were all below 80 */
     while (len - i >= 32) {
         /* 32 ASCII units at a time, narrowed to bytes */
-        while (narrow && len - i >= 128) {
+        while (ascii_run && len - i >= 128) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
@@ -648,43 +761,53 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
              * each source per 32-bit lane, put back in order */
             __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
             bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-            uint8_t *out = byte_writer_before_wide_store(&writer);
             _mm256_storeu_si256((__m256i *)out, bytes);
-            writer.out = out + 32;
+            out += 32;
             i += 128;
         }
-        /* Sixteen units below 0800 at a time, narrowed to 16 bits. */
-        while (narrow && len - i >= 64) {
+        ascii_run = 0;
+        /* Sixteen units of the BMP that are not surrogates at a time,
+         * narrowed to 16 bits (PACKUSDW saturates, so the test for units
+         * above FFFF is on the 32-bit units). */
+        while (len - i >= 64) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             if (big_endian) {
                 a = swap_32(a);
                 b = swap_32(b);
             }
-            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFFF800)))
+            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)))
                 break;
-            __m256i units16 = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            put_utf8_below_800(&writer, units16);
+            __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+                __m256i is_surrogate = _mm256_cmpeq_epi16(
+                    _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (!_mm256_testz_si256(is_surrogate, is_surrogate))
+                    break;
+                out = put_utf8_bmp(out, units);
+            } else if (_mm256_testz_si256(units, _mm256_set1_epi16((short)0xFF80))) {
+                out = put_ascii_units(out, units);
+                i += 64;
+                ascii_run = 1;
+                break; /* to the loop above */
+            } else {
+                out = put_utf8_below_800(out, units);
+            }
             i += 64;
         }
-        /* Sixteen units from 0800 to FFFF, none a surrogate, at a time */
-        while (three && len - i >= 64) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
-            if (big_endian) {
-                a = swap_32(a);
-                b = swap_32(b);
-            }
-            __m256i narrow_units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            __m256i high_5 = _mm256_and_si256(narrow_units, _mm256_set1_epi16((short)0xF800));
-            __m256i below_800_or_surrogate = _mm256_or_si256(
-                _mm256_cmpeq_epi16(high_5, _mm256_setzero_si256()),
-                _mm256_cmpeq_epi16(high_5, _mm256_set1_epi16((short)0xD800)));
-            if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)) ||
-                !_mm256_testz_si256(below_800_or_surrogate, below_800_or_surrogate))
+        if (ascii_run || len - i < 32)
+            continue;
+        /* Eight supplementary code points (10000..10FFFF) at a time */
+        while (len - i >= 32) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (big_endian)
+                units = swap_32(units);
+            if (!_mm256_testz_si256(_mm256_sub_epi32(units, _mm256_set1_epi32(0x10000)),
+                                    _mm256_set1_epi32((int)0xFFF00000)))
                 break;
-            put_utf8_three_bytes(&writer, narrow_units);
-            i += 64;
+            _mm256_storeu_si256((__m256i *)out, four_byte_lanes(units));
+            out += 32;
+            i += 32;
         }
         if (len - i < 32)
             break;
@@ -701,22 +824,17 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
-        narrow = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFFF800));
-        three = _mm256_testz_si256(units, _mm256_set1_epi32((int)0xFFFF0000)) &&
-                _mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), units)) == 0;
-        __m256i wide = _mm256_cmpgt_epi32(units, _mm256_set1_epi32(0x7F));
-        unsigned non_ascii = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(wide)) & ((1u << taken) - 1);
-        if (non_ascii == 0) {
-            __m256i packed = _mm256_packus_epi32(units, units); /* 16-bit, per 128-bit half */
-            packed = _mm256_permute4x64_epi64(packed, 0x08);
-            put_ascii_units(&writer, packed, taken);
-        } else {
-            put_utf8(&writer, units, taken, 1);
-        }
+        out = put_utf8(out, units, taken, 1);
         i += 4 * taken;
     }
-    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written) : utf32_to_utf8(src, len, 0, dst, written);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
@@ -726,19 +844,76 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
  * of the BMP and joins surrogate pairs (utf16_read_pairs); UTF-32 -> UTF-16
  * splits the supplementary scalar values into pairs (Table 3-5). */
 
-size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
-                                  size_t *written)
+/* (Always inlined: each caller's constant `byte_orders` then takes its
+ * branches out of the loops.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf32(const uint8_t *src, size_t len,
+                                                                   int byte_orders, uint8_t *dst,
+                                                                   size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
     int target_big_endian = byte_orders >> 1 & 1;
+    const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
+    if (len >= 32 && ((uintptr_t)out & 3) == 0 && ((uintptr_t)out & 31) != 0) {
+        /* The units up to the output's next 32-byte boundary first, if
+         * they are of the BMP, so that the stores below do not straddle
+         * cache lines. */
+        __m128i units = _mm_loadu_si128((const __m128i *)src);
+        if (byte_orders & 1)
+            units = _mm_shuffle_epi8(units, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
+                                              _mm_set1_epi16((short)0xD800))) == 0) {
+            __m256i wide = _mm256_cvtepu16_epi32(units);
+            _mm256_storeu_si256((__m256i *)out, target_big_endian ? swap_32(wide) : wide);
+            size_t units_to_boundary = (32 - ((uintptr_t)out & 31)) / 4;
+            out += 4 * units_to_boundary;
+            i += 2 * units_to_boundary;
+        }
+    }
     while (len - i >= 32) {
+        /* thirty-two units of the BMP, one code point each, at a time */
+        while (len - i >= 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+            if (byte_orders & 1) {
+                a = swap_16(a);
+                b = swap_16(b);
+            }
+            __m256i surrogates = _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(a, high_5), surrogate),
+                                                 _mm256_cmpeq_epi16(_mm256_and_si256(b, high_5), surrogate));
+            if (!_mm256_testz_si256(surrogates, surrogates))
+                break;
+            __m256i wide[4] = {_mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)),
+                               _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)),
+                               _mm256_cvtepu16_epi32(_mm256_castsi256_si128(b)),
+                               _mm256_cvtepu16_epi32(_mm256_extracti128_si256(b, 1))};
+            for (int k = 0; k < 4; k++)
+                _mm256_storeu_si256((__m256i *)(out + 32 * k), target_big_endian ? swap_32(wide[k]) : wide[k]);
+            out += 128;
+            i += 64;
+        }
+        /* eight surrogate pairs (lead, trail, lead, ...) at a time: eight
+         * code points */
+        while (len - i >= 32) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (byte_orders & 1)
+                units = swap_16(units);
+            __m256i paired = _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFC00FC00)),
+                                                _mm256_set1_epi32((int)0xDC00D800));
+            if (_mm256_movemask_epi8(paired) != -1)
+                break;
+            __m256i code_points = paired_code_points(units);
+            _mm256_storeu_si256((__m256i *)out, target_big_endian ? swap_32(code_points) : code_points);
+            out += 32;
+            i += 32;
+        }
+        if (len - i < 32)
+            break;
         __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
         if (byte_orders & 1)
             units = swap_16(units);
-        uint32_t surrogate = byte_mask(_mm256_cmpeq_epi16(
-            _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800)));
-        if (surrogate == 0) { /* sixteen units of the BMP, one code point each */
+        uint32_t surrogates = byte_mask(_mm256_cmpeq_epi16(_mm256_and_si256(units, high_5), surrogate));
+        if (surrogates == 0) { /* sixteen units of the BMP */
             __m256i first = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units));
             __m256i second = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1));
             if (target_big_endian) {
@@ -766,6 +941,17 @@ size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_order
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf32_avx2(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
+                                  size_t *written)
+{
+    switch (byte_orders & 3) { /* one loop per pair of byte orders */
+    case 0: return utf16_to_utf32(src, len, 0, dst, written);
+    case 1: return utf16_to_utf32(src, len, 1, dst, written);
+    case 2: return utf16_to_utf32(src, len, 2, dst, written);
+    default: return utf16_to_utf32(src, len, 3, dst, written);
+    }
 }
 
 /* UTF-32 -> UTF-16 of eight lanes of which the first `taken` are scalar
@@ -806,6 +992,27 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
     size_t i = 0;
     uint8_t *out = dst;
     int narrow_next = 1; /* tried again after a step with only BMP units */
+    if (len >= 64 && ((uintptr_t)out & 1) == 0 && ((uintptr_t)out & 31) != 0) {
+        /* The units up to the output's next 32-byte boundary first, if
+         * they are of the BMP and not surrogates, so that the stores below
+         * do not straddle cache lines. */
+        __m256i a = _mm256_loadu_si256((const __m256i *)src);
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + 32));
+        if (byte_orders & 1) {
+            a = swap_32(a);
+            b = swap_32(b);
+        }
+        __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+        __m256i is_surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(narrow, _mm256_set1_epi16((short)0xF800)),
+                                                  _mm256_set1_epi16((short)0xD800));
+        if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)) &&
+            _mm256_testz_si256(is_surrogate, is_surrogate)) {
+            _mm256_storeu_si256((__m256i *)out, byte_orders & 2 ? swap_16(narrow) : narrow);
+            size_t units_to_boundary = (32 - ((uintptr_t)out & 31)) / 2;
+            out += 2 * units_to_boundary;
+            i += 4 * units_to_boundary;
+        }
+    }
     while (len - i >= 32) {
         /* Sixteen units of the BMP that are not surrogates at a time, one
          * unit each way: narrowed with saturation (PACKUSDW), which leaves
@@ -829,6 +1036,25 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
             _mm256_storeu_si256((__m256i *)out, narrow);
             out += 32;
             i += 64;
+        }
+        /* Eight supplementary code points (10000..10FFFF) at a time: eight
+         * surrogate pairs, lead in the low half of each 32-bit lane */
+        while (len - i >= 32) {
+            __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
+            if (byte_orders & 1)
+                units = swap_32(units);
+            __m256i offset = _mm256_sub_epi32(units, _mm256_set1_epi32(0x10000));
+            if (!_mm256_testz_si256(offset, _mm256_set1_epi32((int)0xFFF00000)))
+                break;
+            __m256i pairs = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32(offset, 10),
+                                _mm256_slli_epi32(_mm256_and_si256(offset, _mm256_set1_epi32(0x3FF)), 16)),
+                _mm256_set1_epi32((int)0xDC00D800));
+            if (byte_orders & 2)
+                pairs = swap_16(pairs);
+            _mm256_storeu_si256((__m256i *)out, pairs);
+            out += 32;
+            i += 32;
         }
         if (len - i < 32)
             break;

@@ -88,6 +88,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctzll((uint64_t)_mm512_test_epi8_mask(v, v));
 }
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
+static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
 /* validation: this file's own loop, below */
@@ -135,9 +136,72 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
     return (uint64_t)_mm512_cmpeq_epi16_mask(a, b);
 }
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
-/* the UTF-8 counts: this file's own loops, below */
+/* the UTF-8 counts and utf16_utf8_length: this file's own loops, below */
 #define UTF_LENGTHS_NO_UTF8
+#define UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH
 #include "utf_lengths.h"
+#include "utf16_bmp_prefix.h"
+
+/* utf_lengths.h's sum (3 per unit, less 1 for each unit below 0080, below
+ * 0800 and each surrogate) in five instructions per 32 units: the top five
+ * bits of a unit say whether it is below 0800 (00000) or a surrogate
+ * (11011, D800..DFFF), so VPERMW looks up that 1 in a 32-entry table; a
+ * masked add counts the units below 0080. */
+size_t utf16_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian)
+{
+    size_t end = len & ~(size_t)1, units = end / 2, less = 0, i = 0;
+    const vec_t zero = vec_splat(0), one = vec_splat16(1), not_ascii = vec_splat16(0xFF80);
+    const vec_t below_800_or_surrogate = _mm512_set_epi16(
+        0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* top five bits 31..16 */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1); /* 15..0 */
+    vec_t ascii = zero, ascii_odd = zero, looked_up = zero, looked_up_odd = zero;
+    /* The loop is bound by its loads, and a load that straddles two cache
+     * lines costs two: the units up to src's next 64-byte boundary are
+     * counted first (the lanes past them load as 0000, which counts 2 in
+     * `less`: taken off again), unless src is at an odd address. */
+    size_t head = (VEC_BYTES - (uintptr_t)src % VEC_BYTES) % VEC_BYTES;
+    if (head % 2 == 0 && head != 0 && end >= 4 * VEC_BYTES) {
+        vec_t unit = vec_load_partial(src, head);
+        if (big_endian)
+            unit = vec_swap16(unit);
+        looked_up = _mm512_permutexvar_epi16(_mm512_srli_epi16(unit, 11), below_800_or_surrogate);
+        ascii = _mm512_maskz_mov_epi16(_mm512_testn_epi16_mask(unit, not_ascii), one);
+        less -= 2 * (VEC_BYTES - head) / 2;
+        i = head;
+    }
+    while (end - i >= 2 * VEC_BYTES) {
+        size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_WORD_FOLD) / 2;
+        /* two vectors per step, each count in a chain of its own */
+        for (size_t k = 0; k < pairs; k++, i += 2 * VEC_BYTES) {
+            vec_t even = vec_load(src + i), odd = vec_load(src + i + VEC_BYTES);
+            if (big_endian) {
+                even = vec_swap16(even);
+                odd = vec_swap16(odd);
+            }
+            looked_up = _mm512_add_epi16(
+                looked_up, _mm512_permutexvar_epi16(_mm512_srli_epi16(even, 11), below_800_or_surrogate));
+            looked_up_odd = _mm512_add_epi16(
+                looked_up_odd, _mm512_permutexvar_epi16(_mm512_srli_epi16(odd, 11), below_800_or_surrogate));
+            ascii = _mm512_mask_add_epi16(ascii, _mm512_testn_epi16_mask(even, not_ascii), ascii, one);
+            ascii_odd = _mm512_mask_add_epi16(ascii_odd, _mm512_testn_epi16_mask(odd, not_ascii),
+                                              ascii_odd, one);
+        }
+        less += vec_sum16(ascii) + vec_sum16(ascii_odd) + vec_sum16(looked_up) + vec_sum16(looked_up_odd);
+        ascii = ascii_odd = looked_up = looked_up_odd = zero;
+    }
+    less += vec_sum16(ascii) + vec_sum16(looked_up); /* a head not followed by a pair */
+    for (; i < end; i += 2) {
+        uint32_t unit = UTF_LENGTHS_NAME(unit16)(src + i, big_endian);
+        less += (unit < 0x80) + (unit < 0x800) + ((unit & 0xF800) == 0xD800);
+    }
+    return 3 * units - less;
+}
+
+/* ---- and those utf16_validate.h adds ---- */
+static inline void vec_store(uint8_t *p, vec_t v) { _mm512_storeu_si512((void *)p, v); }
+static inline vec_t vec_add16(vec_t a, vec_t b) { return _mm512_add_epi16(a, b); }
+static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm512_min_epu16(a, b); }
+#include "utf16_validate.h"
 
 /* ---- UTF-8 validation, counts fused in (this kernel's own loop) ----
  *

@@ -12,12 +12,13 @@
 #include <immintrin.h>
 #include <string.h>
 
-/* Everything below is compiled for ssse3,sse4.1, with no -m flag for the build. */
+/* Everything below is compiled for ssse3,sse4.1,popcnt (the features
+ * dispatch.c checks for this kernel), with no -m flag for the build. */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("ssse3,sse4.1"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("ssse3,sse4.1,popcnt"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("ssse3,sse4.1")
+#pragma GCC target("ssse3,sse4.1,popcnt")
 #endif
 
 /* ---- the vector operations utf8_lookup.h is written over ---- */
@@ -55,6 +56,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctz(~zero);
 }
 static inline int vec_is_ascii(vec_t v) { return _mm_movemask_epi8(v) == 0; }
+static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm_min_epi8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_sse4
 #include "utf8_lookup.h"
@@ -93,6 +95,7 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 }
 #define UTF_LENGTHS_NAME(stem) stem##_sse4
 #include "utf_lengths.h"
+#include "utf16_bmp_prefix.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -46,54 +46,7 @@
 #pragma GCC target("ssse3,sse4.1,popcnt")
 #endif
 
-/* Variable-length output, 16-byte vectors of which the first `count`
- * bytes count.  A vector is stored whole once the next one is known (the
- * next one's bytes go after its `count`); the last one is copied exactly
- * (byte_writer_finish).  Storing each exactly would mean reading back
- * bytes just stored, which stalls store forwarding. */
-typedef struct byte_writer {
-    uint8_t *out;
-    __m128i pending;
-    unsigned count;
-} byte_writer;
-
-static inline byte_writer byte_writer_at(uint8_t *out)
-{
-    byte_writer writer = {out, _mm_setzero_si128(), 0};
-    return writer;
-}
-
-static inline void byte_writer_put(byte_writer *writer, __m128i bytes, unsigned count)
-{
-    if (count == 0)
-        return;
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-    }
-    writer->pending = bytes;
-    writer->count = count;
-}
-
-/* Stores what is pending whole, for a store of at least 16 bytes at the
- * returned address to follow. */
-static inline uint8_t *byte_writer_before_wide_store(byte_writer *writer)
-{
-    if (writer->count != 0) {
-        _mm_storeu_si128((__m128i *)writer->out, writer->pending);
-        writer->out += writer->count;
-        writer->count = 0;
-    }
-    return writer->out;
-}
-
-static inline uint8_t *byte_writer_finish(byte_writer *writer)
-{
-    uint8_t bytes[16];
-    _mm_storeu_si128((__m128i *)bytes, writer->pending);
-    memcpy(writer->out, bytes, writer->count);
-    return writer->out + writer->count;
-}
+#include "x86_byte_writer.h"
 
 static inline __m128i swap_16(__m128i v)
 {
@@ -167,21 +120,25 @@ static inline void put_units(byte_writer *writer, __m128i units, __m128i tops, u
  * general step.  Each returns the bytes it consumed, 0 if the block is not
  * its kind. */
 
-/* Characters of one or two bytes only (no byte E0..FF), as in Cyrillic,
+/* The steps below share what the caller found out about the block, one
+ * bit per byte, by signed byte compares (80..BF are the bytes below -64,
+ * C0 and C1 the other bytes below -62, E0..FF the bytes above -33 that
+ * are not ASCII, F0..FF those above -17, A0..BF and ASCII those above -97):
+ * `non_ascii` 80..FF, `continuation` 80..BF (and `is_continuation` as
+ * vector), `three` E0..FF. */
+
+/* Characters of one or two bytes only (the caller saw no byte E0..FF), as in Cyrillic,
  * Greek, Arabic or Hebrew text: every C2..DF lead byte has one continuation
  * byte after it; C0 and C1 begin no row.  A lead byte in byte 15 waits for
  * the next step. */
-static inline size_t one_or_two_byte_step(__m128i block, byte_writer *writer, int big_endian, int utf16)
+static inline size_t one_or_two_byte_step(__m128i block, __m128i is_continuation, uint32_t continuation,
+                                          uint32_t non_ascii, byte_writer *writer, int big_endian, int utf16)
 {
-    if (byte_mask(at_least(block, 0xE0)) != 0)
-        return 0;
-    __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-    uint32_t continuation = byte_mask(is_continuation);
-    uint32_t leads = byte_mask(at_least(block, 0xC0));
+    uint32_t leads = non_ascii & ~continuation;
     size_t consumed = 16 - (leads >> 15);
     uint32_t in_block = (1u << consumed) - 1;
-    __m128i c0_or_c1 = _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0));
-    if (((leads << 1) & 0xFFFF) != continuation || (byte_mask(c0_or_c1) & in_block) != 0)
+    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & leads;
+    if (((leads << 1) & 0xFFFF) != continuation || (c0_or_c1 & in_block) != 0)
         return 0;
     /* at each character's last byte: low byte yyxxxxxx, high byte 00000yyy */
     __m128i before = _mm_and_si128(byte_before(block), is_continuation);
@@ -266,8 +223,59 @@ static inline size_t four_byte_step(__m128i block, byte_writer *writer, int big_
     return 16;
 }
 
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* Characters of one, two and three bytes mixed (no byte F0..FF), as in
+ * Korean, Hindi or Thai words between ASCII spaces, or CJK text between
+ * ASCII markup: every character that starts in bytes 0..13 ends in the
+ * block, so the step consumes 14..16 bytes.  Checked against Table 3-7 as
+ * the general step is, less the rows of F0..F4: C2..DF lead one
+ * continuation byte, E0..EF two (E0: A0..BF first; ED: 80..9F first); C0
+ * and C1 begin no row.  Returns 0 if the block is not well-formed there,
+ * for the scalar reader. */
+#define MIXED_LAST_LEAD 13
+
+static inline size_t mixed_step(__m128i block, __m128i is_continuation, uint32_t continuation,
+                                uint32_t non_ascii, uint32_t three, byte_writer *writer, int big_endian,
+                                int utf16)
+{
+    uint32_t leads = non_ascii & ~continuation;
+    uint32_t starts = ~continuation & 0xFFFF;
+    size_t consumed = MIXED_LAST_LEAD + 1 + (size_t)__builtin_ctz((starts >> (MIXED_LAST_LEAD + 1)) | 4);
+    uint32_t taken = starts & ((2u << MIXED_LAST_LEAD) - 1);
+    uint32_t in_block = (1u << consumed) - 1;
+    if (((leads & taken) << 1 | (three & taken) << 2) != (continuation & in_block))
+        return 0;
+    /* bit k: byte k + 1 is A0..BF (it is a continuation byte where it is
+     * checked: after a lead byte) */
+    uint32_t upper_second = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-97))) >> 1;
+    uint32_t e0 = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xE0)));
+    uint32_t ed = byte_mask(_mm_cmpeq_epi8(block, _mm_set1_epi8((char)0xED)));
+    uint32_t c0_or_c1 = byte_mask(_mm_cmpgt_epi8(_mm_set1_epi8(-62), block)) & leads;
+    if (((e0 & ~upper_second) | (ed & upper_second) | c0_or_c1) & taken)
+        return 0;
+    /* At each character's last byte: low byte yyxxxxxx, high byte zzzzyyyy
+     * (16-bit shifts; the bits they carry across bytes are masked off). */
+    __m128i continued = _mm_and_si128(is_continuation, byte_before(is_continuation));
+    __m128i before = _mm_and_si128(byte_before(block), is_continuation);
+    __m128i two_before = _mm_and_si128(byte_two_before(block), continued);
+    __m128i low = _mm_or_si128(_mm_and_si128(block, _mm_set1_epi8(0x7F)),
+                               _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+    __m128i high = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x0F)),
+                                _mm_and_si128(_mm_slli_epi16(two_before, 4), _mm_set1_epi8((char)0xF0)));
+    uint32_t last = ~(continuation >> 1) & in_block;
+    int swap = utf16 && big_endian;
+    __m128i zero = _mm_setzero_si128();
+    put_units(writer, swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high), zero, last & 0xFF,
+              big_endian, utf16);
+    put_units(writer, swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high), zero, last >> 8,
+              big_endian, utf16);
+    return consumed;
+}
+
+/* Inlined into each of its four callers, so that `big_endian` and `utf16`
+ * are constants there and every test of them is decided at compile time. */
+static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int utf16)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
@@ -296,18 +304,33 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
             i += 16;
             continue;
         }
-        size_t fast = one_or_two_byte_step(block, &writer, big_endian, utf16);
-        if (fast == 0)
+        uint32_t non_ascii = (uint32_t)_mm_movemask_epi8(block);
+        __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+        uint32_t continuation = byte_mask(is_continuation);
+        uint32_t three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
+        size_t fast = 0;
+        if (three == 0)
+            fast = one_or_two_byte_step(block, is_continuation, continuation, non_ascii, &writer, big_endian,
+                                        utf16);
+        else if ((continuation & 0x7FFF) == 0x6DB6)
             fast = three_byte_step(block, &writer, big_endian, utf16);
-        if (fast == 0)
-            fast = four_byte_step(block, &writer, big_endian, utf16);
         if (fast != 0) {
             i += fast;
             continue;
         }
-        /* 80..BF are the signed bytes below -64 */
-        __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
-        uint32_t continuation = byte_mask(is_continuation);
+        if ((byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii) == 0) {
+            /* no byte F0..FF: characters of one, two and three bytes */
+            fast = mixed_step(block, is_continuation, continuation, non_ascii, three, &writer, big_endian, utf16);
+            if (fast == 0)
+                break; /* not well-formed: the general step would stop here too */
+            i += fast;
+            continue;
+        }
+        fast = four_byte_step(block, &writer, big_endian, utf16);
+        if (fast != 0) {
+            i += fast;
+            continue;
+        }
         uint32_t leads = ~continuation;
         size_t consumed = LAST_LEAD + 1 + (size_t)__builtin_ctz((leads >> (LAST_LEAD + 1)) | 8);
         uint32_t taken = leads & ((2u << LAST_LEAD) - 1);
@@ -315,9 +338,8 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         /* Table 3-7: C0..DF lead one continuation byte, E0..EF two, F0..F4
          * three; then the rows with a narrower second byte. */
         uint32_t two = byte_mask(at_least(block, 0xC0)) & taken;
-        uint32_t three = byte_mask(at_least(block, 0xE0)) & taken;
         uint32_t four = byte_mask(at_least(block, 0xF0)) & taken;
-        if ((two << 1 | three << 2 | four << 3) != (continuation & in_block))
+        if ((two << 1 | (three & taken) << 2 | four << 3) != (continuation & in_block))
             break;
         __m128i second = byte_after(block);
         __m128i narrow = _mm_or_si128(
@@ -488,6 +510,37 @@ static inline void put_one_or_two_bytes(byte_writer *writer, __m128i units)
     byte_writer_put(writer, bytes, 8 + (unsigned)__builtin_popcount(lanes));
 }
 
+/* Writes eight units that are not surrogates, of one, two and three bytes
+ * mixed (Table 3-6), as in CJK or Thai text between ASCII: the first two
+ * bytes of each character are built in 16-bit lanes, the third in
+ * another, the two interleaved into four 32-bit lanes per half, lead byte
+ * first, and the bytes used gathered with utfkit_lane_prefixes. */
+static inline void put_bmp_units(byte_writer *writer, __m128i units)
+{
+    const __m128i six_bits = _mm_set1_epi16(0x3F);
+    __m128i is_two = _mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x80)), units);
+    __m128i is_three = _mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x800)), units);
+    /* 110yyyyy 10xxxxxx */
+    __m128i two = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(units, 6), _mm_slli_epi16(_mm_and_si128(units, six_bits), 8)),
+                               _mm_set1_epi16((short)0x80C0));
+    /* 1110zzzz 10yyyyyy, then 10xxxxxx */
+    __m128i three = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16(units, 12), _mm_and_si128(_mm_slli_epi16(units, 2), _mm_set1_epi16(0x3F00))),
+        _mm_set1_epi16((short)0x80E0));
+    __m128i third = _mm_or_si128(_mm_and_si128(units, six_bits), _mm_set1_epi16(0x80));
+    __m128i first_two = _mm_blendv_epi8(_mm_blendv_epi8(units, two, is_two), three, is_three);
+    /* bits 0..7: two bytes or more, bits 8..15: three, one per unit */
+    unsigned lengths = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(is_two, is_three));
+    unsigned low_code = (unsigned)two_bits_per_lane[lengths & 0xF] + two_bits_per_lane[lengths >> 8 & 0xF];
+    unsigned high_code = (unsigned)two_bits_per_lane[lengths >> 4 & 0xF] + two_bits_per_lane[lengths >> 12];
+    __m128i low = _mm_shuffle_epi8(_mm_unpacklo_epi16(first_two, third),
+                                   _mm_load_si128((const __m128i *)utfkit_lane_prefixes[low_code]));
+    __m128i high = _mm_shuffle_epi8(_mm_unpackhi_epi16(first_two, third),
+                                    _mm_load_si128((const __m128i *)utfkit_lane_prefixes[high_code]));
+    byte_writer_put(writer, low, utfkit_lane_prefixes_length[low_code]);
+    byte_writer_put(writer, high, utfkit_lane_prefixes_length[high_code]);
+}
+
 /* Writes eight units 800..FFFF that are not surrogates (Table 3-6: three
  * bytes each, 1110zzzz 10yyyyyy 10xxxxxx). */
 static inline void put_three_bytes(byte_writer *writer, __m128i units)
@@ -590,8 +643,7 @@ size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
                 put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
                          _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
         } else {
-            put_utf8(&writer, _mm_cvtepu16_epi32(units), previous, 4, 0, 0);
-            put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), previous, 4, 0, 0);
+            put_bmp_units(&writer, units);
         }
         i += 2 * taken;
     }

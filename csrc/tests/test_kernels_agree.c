@@ -17,6 +17,8 @@
  * give the scalar kernel's answer: utfkit_utf8_validate, utfkit_utf8_check
  * (status, position, maximal subpart), utfkit_utf8_count,
  * utfkit_utf8_sanitize (output bytes); WTF-8 into UTF-16 and UTF-32;
+ * CESU-8 and MUTF-8: validate, check, count, into UTF-16 and UTF-32, and
+ * UTF-16 and UTF-32 into them;
  * and, with the same bytes read as UTF-8, UTF-16 and UTF-32 of either byte
  * order, utfkit_transcode to every other of those forms (strict and
  * replace: the readers and the kernels' blocks; output bytes too),
@@ -98,6 +100,11 @@ static const char *const ill_formed_pieces[] = {
     /* well-formed WTF-8 (seed 003 Table 1: lone surrogates), a surrogate
      * pair byte sequence (ill-formed there too), and ED A0..BF cut short */
     "\xED\xB0\x80", "\xED\xAF\xBF", "\xED\xA0\x80\xED\xB0\x80", "\xED\xA0\x41",
+    /* CESU-8 and MUTF-8 (UTR #26, JVM spec section 4.4.7): a surrogate pair
+     * as two 3-byte sequences (U+1F600), a pair cut after its lead, MUTF-8's
+     * U+0000 (C0 80), and a raw 00 (ill-formed in MUTF-8; memcpy of the
+     * piece's length copies it) */
+    "\xED\xA0\xBD\xED\xB8\x80", "\xED\xA0\xBD\xED", "\xC0\x80", "A\0",
 };
 #define PIECES (sizeof ill_formed_pieces / sizeof ill_formed_pieces[0])
 
@@ -126,7 +133,7 @@ static size_t random_text(uint8_t *out, size_t max)
             break;
         case 1: { /* a Table 3-7 failure written over the text */
             const char *piece = ill_formed_pieces[below(PIECES)];
-            size_t length = strlen(piece);
+            size_t length = piece[0] == 'A' ? 2 : strlen(piece);
             if (at + length <= n)
                 memcpy(out + at, piece, length);
             break;
@@ -177,7 +184,23 @@ typedef struct answers {
      * edges): transcode to UTF-16 and UTF-32, strict / replace / ignore */
     utfkit_result wtf8_transcoded[UNICODE_FORMS - 1][3];
     uint64_t wtf8_digest[UNICODE_FORMS - 1][3];
+    /* the input read as CESU-8 and as MUTF-8 (the UTF-8 blocks and the
+     * BMP lookups, with surrogates and C0 80 at their edges): validate,
+     * check, count, and transcode to UTF-16 and UTF-32, strict / replace /
+     * ignore */
+    int bmp_valid[2];
+    utfkit_result bmp_check[2];
+    size_t bmp_count[2];
+    utfkit_result bmp_transcoded[2][UNICODE_FORMS - 1][3];
+    uint64_t bmp_digest[2][UNICODE_FORMS - 1][3];
+    /* the input read as UTF-16 and UTF-32, either byte order, into CESU-8
+     * and MUTF-8 (the UTF-8 blocks over the BMP units), strict / replace */
+    utfkit_result bmp_written[UNICODE_FORMS - 1][2][2];
+    uint64_t bmp_written_digest[UNICODE_FORMS - 1][2][2];
 } answers;
+
+/* CESU-8, MUTF-8. */
+static const int bmp_forms[2] = {UTFKIT_CESU8, UTFKIT_MUTF8};
 
 /* FNV-1a over the bytes: equal outputs, equal digests. */
 static uint64_t digest(const uint8_t *bytes, size_t len)
@@ -226,6 +249,28 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
             size_t written = a.wtf8_transcoded[t - 1][e].written;
             a.wtf8_digest[t - 1][e] = digest(scratch, written < scratch_size ? written : scratch_size);
         }
+    for (int m = 0; m < 2; m++) {
+        a.bmp_valid[m] = utfkit_validate(src, len, bmp_forms[m]);
+        a.bmp_check[m] = utfkit_check(src, len, bmp_forms[m]);
+        a.bmp_count[m] = utfkit_count(src, len, bmp_forms[m]);
+        for (int t = 1; t < UNICODE_FORMS; t++)
+            for (int e = 0; e < 3; e++) {
+                a.bmp_transcoded[m][t - 1][e] =
+                    utfkit_transcode(src, len, bmp_forms[m], unicode_forms[t], e, scratch, scratch_size);
+                size_t written = a.bmp_transcoded[m][t - 1][e].written;
+                a.bmp_digest[m][t - 1][e] =
+                    digest(scratch, written < scratch_size ? written : scratch_size);
+            }
+        for (int f = 1; f < UNICODE_FORMS; f++)
+            for (int e = 0; e < 2; e++) {
+                a.bmp_written[f - 1][m][e] = utfkit_transcode(src, len, unicode_forms[f], bmp_forms[m],
+                                                              e ? UTFKIT_REPLACE : UTFKIT_STRICT,
+                                                              scratch, scratch_size);
+                size_t written = a.bmp_written[f - 1][m][e].written;
+                a.bmp_written_digest[f - 1][m][e] =
+                    digest(scratch, written < scratch_size ? written : scratch_size);
+            }
+    }
     return a;
 }
 
@@ -327,6 +372,30 @@ int main(int argc, char **argv)
                     SAME(wtf8_transcoded[t][e].written, "transcode WTF-8 -> UTF-16/32: written")
                     SAME(wtf8_digest[t][e], "transcode WTF-8 -> UTF-16/32: bytes")
                 }
+            for (int m = 0; m < 2; m++) {
+                SAME(bmp_valid[m], "validate CESU-8/MUTF-8")
+                SAME(bmp_check[m].status, "check CESU-8/MUTF-8: status")
+                SAME(bmp_check[m].position, "check CESU-8/MUTF-8: position")
+                SAME(bmp_check[m].subpart_length, "check CESU-8/MUTF-8: subpart_length")
+                SAME(bmp_count[m], "count CESU-8/MUTF-8")
+                for (int t = 0; t < UNICODE_FORMS - 1; t++)
+                    for (int e = 0; e < 3; e++) {
+                        SAME(bmp_transcoded[m][t][e].status, "transcode CESU-8/MUTF-8 -> UTF-16/32: status")
+                        SAME(bmp_transcoded[m][t][e].position, "transcode CESU-8/MUTF-8 -> UTF-16/32: position")
+                        SAME(bmp_transcoded[m][t][e].written, "transcode CESU-8/MUTF-8 -> UTF-16/32: written")
+                        SAME(bmp_digest[m][t][e], "transcode CESU-8/MUTF-8 -> UTF-16/32: bytes")
+                    }
+                for (int f = 0; f < UNICODE_FORMS - 1; f++)
+                    for (int e = 0; e < 2; e++) {
+                        SAME(bmp_written[f][m][e].status, "transcode UTF-16/32 -> CESU-8/MUTF-8: status")
+                        SAME(bmp_written[f][m][e].position, "transcode UTF-16/32 -> CESU-8/MUTF-8: position")
+                        SAME(bmp_written[f][m][e].written, "transcode UTF-16/32 -> CESU-8/MUTF-8: written")
+                        SAME(bmp_written_digest[f][m][e], "transcode UTF-16/32 -> CESU-8/MUTF-8: bytes")
+                    }
+                if (expected.bmp_valid[m] != (expected.bmp_check[m].status == UTFKIT_OK))
+                    report(src, len, "scalar", "CESU-8/MUTF-8 validate vs check", expected.bmp_valid[m],
+                           expected.bmp_check[m].status);
+            }
 #undef SAME
             if (expected.sanitized.written == got.sanitized.written &&
                 memcmp(expected_sanitized, got_sanitized, got.sanitized.written) != 0)

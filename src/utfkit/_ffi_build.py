@@ -42,6 +42,7 @@ SOURCES = [
     "csrc/simd/x86_avx512_transcode.c",
     "csrc/simd/x86_latin1.c",
     "csrc/simd/arm_neon.c",
+    "csrc/simd/arm_neon_transcode.c",
 ]
 
 
