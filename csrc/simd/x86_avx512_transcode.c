@@ -340,6 +340,62 @@ static inline __mmask16 decode_3_byte_run(__m512i block, __m512i *code_point)
     return scalar;
 }
 
+/* Text in the alphabetic scripts other than Latin (Greek, Cyrillic,
+ * Hebrew, Arabic...) and Latin with accents is ASCII and 2-byte characters
+ * (U+0080..07FF, Table 3-6: 110yyyyy 10xxxxxx) only.  A block of such
+ * characters is checked and decoded with a fixed stride: it takes all 64
+ * bytes, or 63 when byte 63 is the lead of a character cut by the block's
+ * end; no byte needs to be compressed before decoding.  VPERMB makes the
+ * 16-bit lane of each byte b[i] | b[i+1] << 8, each lane is decoded as if
+ * it started a character (ASCII: b[i]; a lead: the low 5 bits of b[i],
+ * then the low 6 of b[i+1]), and VPCOMPRESSW keeps the lanes where a
+ * character starts.  Returns the bytes taken, or 0 (nothing written) when
+ * the block holds anything else: a byte E0..FF, a lead C0 or C1 (Table
+ * 3-7 has no row for them), or continuation bytes that do not follow a
+ * lead one to one -- the general step then converts or rejects it. */
+static inline size_t put_two_byte_block(uint8_t **out, __m512i block, uint64_t non_ascii,
+                                        uint64_t continuation, uint8_t last_byte,
+                                        int big_endian)
+{
+    /* C2..DF -> 00..1D, every other byte above it */
+    uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(block, _mm512_set1_epi8((char)0xC2)),
+                                            _mm512_set1_epi8(0x1E));
+    if ((leads | continuation) != non_ascii || leads << 1 != continuation)
+        return 0;
+    /* (from the byte itself, not the mask: the next block's address then
+     * waits on one byte load, not on the compare above) */
+    size_t consumed = 64 - (size_t)(last_byte >= 0xC0);
+    uint64_t starts = ~continuation & (consumed == 64 ? ~0ull : ~0ull >> 1);
+    /* 16-bit lane j of pairs_low holds bytes j, j + 1; of pairs_high bytes
+     * 32 + j, 33 + j (the index 64 of the last lane wraps to byte 0; that
+     * lane is a character start only if byte 63 is ASCII). */
+    const __m512i pair_index = _mm512_set_epi8(
+        32, 31, 31, 30, 30, 29, 29, 28, 28, 27, 27, 26, 26, 25, 25, 24, 24, 23, 23, 22, 22, 21,
+        21, 20, 20, 19, 19, 18, 18, 17, 17, 16, 16, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10,
+        10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0);
+    const __m512i high_half = _mm512_set1_epi8(32);
+    __m512i pairs[2];
+    pairs[0] = _mm512_permutexvar_epi8(pair_index, block);
+    pairs[1] = _mm512_permutexvar_epi8(_mm512_add_epi8(pair_index, high_half), block);
+    for (int half = 0; half < 2; half++) {
+        __m512i pair = pairs[half];
+        uint32_t ascii = (uint32_t)(~non_ascii >> (32 * half));
+        uint32_t kept = (uint32_t)(starts >> (32 * half));
+        /* a lead: 00000yyyyyxxxxxx from yyyyy of the low byte, xxxxxx of the high */
+        __m512i unit = _mm512_ternarylogic_epi32(_mm512_slli_epi16(pair, 6),
+                                                 _mm512_srli_epi16(pair, 8),
+                                                 _mm512_set1_epi16(0x07C0), 0xE4); /* C ? A : B */
+        unit = _mm512_mask_mov_epi16(unit, ascii, _mm512_and_si512(pair, _mm512_set1_epi16(0xFF)));
+        unit = _mm512_maskz_compress_epi16(kept, unit);
+        if (big_endian)
+            unit = swap_16(unit);
+        unsigned count = (unsigned)__builtin_popcount(kept);
+        _mm512_mask_storeu_epi16(*out, first_lanes_32(count), unit);
+        *out += 2 * count;
+    }
+    return consumed;
+}
+
 /* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
 static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written, int utf16)
@@ -395,6 +451,14 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                     out += 64;
                 }
                 i += 48;
+                continue;
+            }
+        }
+        if (utf16) {
+            size_t two_byte_block = put_two_byte_block(&out, block, non_ascii, continuation,
+                                                       src[i + 63], big_endian);
+            if (two_byte_block != 0) {
+                i += two_byte_block;
                 continue;
             }
         }

@@ -1141,26 +1141,35 @@ static size_t pieces_for(int form, piece *out)
 
 #define TEXT_CHARACTERS 131
 
-/* The characters of the texts section 4 puts pieces into: ASCII (the
- * ASCII fast paths), or 3-byte BMP characters (UTF-16 units copied in runs). */
-static uint32_t base_character(int bmp, size_t i)
+/* The scripts of the texts section 4 puts pieces into: ASCII (the ASCII
+ * fast paths), 3-byte BMP characters (UTF-16 units copied in runs), or
+ * words of 2-byte characters (U+0080..07FF, Cyrillic here) between spaces
+ * (UTF-8 blocks of 1- and 2-byte characters only). */
+enum { SCRIPT_ASCII, SCRIPT_BMP, SCRIPT_TWO_BYTE, SCRIPTS };
+
+static uint32_t base_character(int script, size_t i)
 {
-    return bmp ? 0x4E00 + (uint32_t)(i * 37 % 2000) : (uint32_t)('a' + i % 26);
+    if (script == SCRIPT_BMP)
+        return 0x4E00 + (uint32_t)(i * 37 % 2000);
+    if (script == SCRIPT_TWO_BYTE)
+        return i % 7 == 6 ? 0x20 : 0x410 + (uint32_t)(i * 13 % 0x40);
+    return (uint32_t)('a' + i % 26);
 }
 
 static void section_every_offset(void)
 {
-    begin_section("4. every form: a piece at every offset 0..131 of ASCII text and of BMP text");
+    begin_section("4. every form: a piece at every offset 0..131 of ASCII, BMP and 2-byte text");
     byte_string text = {0};
     piece pieces[16];
     for (int form = 0; form < FORMS; ++form) {
         size_t piece_count = pieces_for(form, pieces);
-        for (int bmp = 0; bmp <= 1; ++bmp) {
+        for (int script = 0; script < SCRIPTS; ++script) {
+            int ascii = script == SCRIPT_ASCII;
             for (size_t offset = 0; offset <= TEXT_CHARACTERS; ++offset) {
                 for (size_t p = 0; p <= piece_count; ++p) {
                     /* ASCII text: each offset with every piece (one in 3 in
-                     * quick mode); BMP text: with one piece in 2 (in 6). */
-                    unsigned one_in = (bmp ? 2 : 1) * (quick_mode ? 3 : 1);
+                     * quick mode); other text: with one piece in 2 (in 6). */
+                    unsigned one_in = (ascii ? 1 : 2) * (quick_mode ? 3 : 1);
                     if ((offset + p) % one_in != 0)
                         continue;
                     text.length = 0;
@@ -1169,7 +1178,7 @@ static void section_every_offset(void)
                             bytes_append(&text, pieces[p].bytes, pieces[p].length);
                         uint8_t unit[4];
                         bytes_append(&text, unit,
-                                     encode_scalar(form, base_character(bmp, i), unit));
+                                     encode_scalar(form, base_character(script, i), unit));
                     }
                     if (offset == TEXT_CHARACTERS && p < piece_count)
                         bytes_append(&text, pieces[p].bytes, pieces[p].length);
@@ -1180,12 +1189,12 @@ static void section_every_offset(void)
                         size_t cut = 0;
                         for (size_t i = 0; i < offset; ++i) {
                             uint8_t unit[4];
-                            cut += encode_scalar(form, base_character(bmp, i), unit);
+                            cut += encode_scalar(form, base_character(script, i), unit);
                         }
                         cut += 1;
                         text.length = cut < text.length ? cut : text.length;
                     }
-                    cap_sweep sweep = !bmp && (offset % 16 == 0 || offset % 16 == 15)
+                    cap_sweep sweep = ascii && (offset % 16 == 0 || offset % 16 == 15)
                                           ? CAPS_FULL
                                           : CAPS_LIGHT;
                     check_input(text.bytes, text.length, form, sweep, ALL_BACKENDS);
