@@ -141,6 +141,24 @@ def test_transcoder_equals_one_shot_transcode_in_every_form(from_, data):
         assert failing_call == deciding_call(chunks, from_)  # fail-fast, as the Validator
 
 
+@pytest.mark.parametrize("from_", ["wtf-8", "mutf-8"])
+@pytest.mark.parametrize("cut", range(1, 8))
+def test_wtf8_output_joins_a_lead_and_a_trail_that_ignore_made_adjacent_across_chunks(from_, cut):
+    # A lead surrogate, an ill-formed byte, a trail surrogate: with "ignore"
+    # the two become adjacent, and WTF-8 output writes them as one
+    # supplementary character (WTF-8 section 6.1), wherever the stream is cut
+    # -- also when the lead's output ends one call and the trail's starts the
+    # next (found by hypothesis with the cut after b"\xed\xa0\x80\xed\xed").
+    whole = b"\xed\xa0\x80\xed\xed\xb0\x80" if from_ == "mutf-8" else b"\xed\xa0\x80\xff\xed\xb0\x80"
+    chunks = [whole[:cut], whole[cut:]]
+    assert transcode_one_shot(whole, from_, "wtf-8", "ignore") == ("returned", b"\xf0\x90\x80\x80")
+    assert transcode_in_chunks(chunks, from_, "wtf-8", "ignore")[0] == ("returned", b"\xf0\x90\x80\x80")
+    transcoder = utfkit.IncrementalTranscoder(from_, "wtf-8", "ignore")
+    first = transcoder.feed(chunks[0])
+    transcoder = pickle.loads(pickle.dumps(transcoder))  # the held-back lead travels with it
+    assert first + transcoder.feed(chunks[1]) + transcoder.finish() == b"\xf0\x90\x80\x80"
+
+
 @pytest.mark.parametrize("encoding", FAMILY)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
