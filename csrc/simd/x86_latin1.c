@@ -352,9 +352,12 @@ typedef struct narrowing {
 } narrowing;
 
 /* The exact reading: a vector of 64 bytes (the last ones masked) at a
- * time, each checked before it is written, up to the end of src or the
- * first byte out of place. */
-static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, narrowing *at)
+ * time, each checked before it is written, up to `stop` (<= len) or the
+ * first byte out of place.  A lead byte just before `stop` is carried in
+ * lead_before when src[stop] exists (stop < len), and found missing its
+ * continuation byte at the end of src. */
+static inline void narrow_exactly(const uint8_t *src, size_t stop, size_t len, uint8_t *dst,
+                                  narrowing *at)
 {
     const __m512i fe = _mm512_set1_epi8((char)0xFE);
     const __m512i c2 = _mm512_set1_epi8((char)0xC2);
@@ -364,8 +367,8 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
     size_t i = at->i, out = at->out;
     uint64_t lead_before = at->lead_before;
     uint64_t c3_before = i != 0 && src[i - 1] == 0xC3;
-    while (i < len) {
-        size_t count = len - i < 64 ? len - i : 64;
+    while (i < stop) {
+        size_t count = stop - i < 64 ? stop - i : 64;
         uint64_t present = first_bits(count);
         __m512i bytes = _mm512_maskz_loadu_epi8(present, src + i);
         uint64_t high = _mm512_movepi8_mask(bytes);
@@ -375,15 +378,17 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
         uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
         /* A lead byte expects a continuation byte after it: at bit 64 (the
          * next vector's byte 0) it is carried, at bit count < 64 (past the
-         * input; a byte the masked load made 00) it is found missing. */
+         * vector; a byte the masked load made 00) it is carried when the
+         * input goes on, else found missing. */
         uint64_t expected = lead << 1 | lead_before;
-        uint64_t out_of_place = (high ^ lead ^ continuation) | (continuation ^ expected);
+        uint64_t checked = i + count < len ? present : ~0ull;
+        uint64_t out_of_place = ((high ^ lead ^ continuation) | (continuation ^ expected)) & checked;
         size_t taken = count;
         if (out_of_place != 0) {
             size_t first = (size_t)__builtin_ctzll(out_of_place);
             taken = first - (first != 0 && (lead >> (first - 1) & 1));
             if (taken == 0)
-                break; /* (a lead byte before it is given back below) */
+                break; /* (a lead byte before it is given back by the caller) */
         }
         __m512i narrowed = _mm512_mask_add_epi8(bytes, is_c3 << 1 | c3_before, bytes, upper);
         uint64_t kept = ~lead & first_bits(taken);
@@ -392,8 +397,8 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
                                 _mm512_maskz_compress_epi8(kept, narrowed));
         i += taken;
         out += produced;
-        lead_before = taken == 64 ? lead >> 63 : 0;
-        c3_before = is_c3 >> 63;
+        lead_before = taken == count ? lead >> (count - 1) & 1 : 0;
+        c3_before = is_c3 >> (count - 1) & 1;
         if (taken != count)
             break;
     }
@@ -406,14 +411,17 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
 #define NARROW_STRETCH 4
 
 /* The fast reading, NARROW_STRETCH vectors at a time while whole ones
- * remain: each vector is written unchecked, and the stretch's checks are
- * made once, at its end; where they fail the stretch is read again
- * exactly (narrow_exactly), which stops in it.  Each vector takes the
- * byte before it (src[i - 1]) from a second load, so that nothing is
- * carried from one vector to the next but lead_before, and the only test
- * per vector of the other bytes above 7F is a byte maximum: with byte ^ 02,
- * they are exactly the values C2..FF (C2..C3 become C0..C1), so a
- * stretch without them has every byte at C0..C1 a lead byte. */
+ * remain, each loaded from a 64-byte boundary of src (the bytes before the
+ * first boundary are read exactly): each vector is written unchecked, and
+ * the stretch's checks are made once, at its end; where they fail the
+ * stretch is read again exactly (narrow_exactly), which stops in it.
+ * Each vector takes the byte before it (src[i - 1]) from a second load,
+ * so that nothing is carried from one vector to the next but the lead
+ * bytes' mask, and the only test per vector of the other bytes above 7F
+ * is a byte maximum: with byte ^ 02, they are exactly the values C2..FF
+ * (C2..C3 become C0..C1), so a stretch without them has every byte at or
+ * above C0 a lead byte C2..C3, and every byte 80..BF (above 7F and below
+ * C0) a continuation byte. */
 size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                     size_t *written)
 {
@@ -424,60 +432,68 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
     const __m512i two = _mm512_set1_epi8(0x02);
     const __m512i upper = _mm512_set1_epi8(0x40);
     narrowing at = {0, 0, 0};
+    /* the first 64-byte boundary after src[0], so that src[i - 1] exists */
+    size_t head = 64 - ((uintptr_t)src & 63);
+    if (len < head + 64 * NARROW_STRETCH) {
+        narrow_exactly(src, len, len, dst, &at);
+        *written = at.out;
+        return at.i - at.lead_before;
+    }
+    narrow_exactly(src, head, len, dst, &at);
+    if (at.i != head) {
+        *written = at.out;
+        return at.i - at.lead_before;
+    }
     int ascii_before = 0; /* the stretch before was all ASCII */
     while (len - at.i >= 64 * NARROW_STRETCH) {
+        const uint8_t *from = src + at.i; /* (on a 64-byte boundary) */
         if (ascii_before) { /* then this one may be too: copied if it is */
-            const uint8_t *from = src + at.i;
-            __m512i a = _mm512_loadu_si512((const void *)from);
-            __m512i b = _mm512_loadu_si512((const void *)(from + 64));
-            __m512i c = _mm512_loadu_si512((const void *)(from + 128));
-            __m512i d = _mm512_loadu_si512((const void *)(from + 192));
-            if (_mm512_movepi8_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d))) == 0) {
-                uint8_t *to = dst + at.out;
-                _mm512_storeu_si512((void *)to, a);
-                _mm512_storeu_si512((void *)(to + 64), b);
-                _mm512_storeu_si512((void *)(to + 128), c);
-                _mm512_storeu_si512((void *)(to + 192), d);
+            __m512i vectors[NARROW_STRETCH], any = _mm512_setzero_si512();
+            for (int k = 0; k < NARROW_STRETCH; k++) {
+                vectors[k] = _mm512_load_si512((const void *)(from + 64 * k));
+                any = _mm512_or_si512(any, vectors[k]);
+            }
+            if (_mm512_movepi8_mask(any) == 0) {
+                for (int k = 0; k < NARROW_STRETCH; k++)
+                    _mm512_storeu_si512((void *)(dst + at.out + 64 * k), vectors[k]);
                 at.i += 64 * NARROW_STRETCH;
                 at.out += 64 * NARROW_STRETCH;
                 continue;
             }
         }
-        size_t i = at.i, out = at.out;
+        size_t out = at.out;
         uint64_t lead_before = at.lead_before, misplaced = 0;
         __m512i largest = _mm512_setzero_si512();
         for (int k = 0; k < NARROW_STRETCH; k++) {
-            __m512i bytes = _mm512_loadu_si512((const void *)(src + i));
-            /* src[i - 1 + j] in byte j (byte 0 is 00 at the start) */
-            __m512i before = i != 0 ? _mm512_loadu_si512((const void *)(src + i - 1))
-                                    : _mm512_maskz_expandloadu_epi8(~1ull, src);
-            __m512i flipped = _mm512_xor_si512(bytes, two);
-            largest = _mm512_max_epu8(largest, flipped);
-            __mmask64 keep = _mm512_cmplt_epu8_mask(flipped, c0);
-            uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
+            __m512i bytes = _mm512_load_si512((const void *)(from + 64 * k));
+            /* src[i - 1 + j] in byte j */
+            __m512i before = _mm512_loadu_si512((const void *)(from + 64 * k - 1));
+            largest = _mm512_max_epu8(largest, _mm512_xor_si512(bytes, two));
+            __mmask64 keep = _mm512_cmplt_epu8_mask(bytes, c0);
             __m512i narrowed = _mm512_mask_add_epi8(bytes, _mm512_cmpeq_epi8_mask(before, c3),
                                                     bytes, upper);
             /* (out <= i: the caller's room holds the whole vector) */
             _mm512_storeu_si512((void *)(dst + out), _mm512_maskz_compress_epi8(keep, narrowed));
-            uint64_t lead = ~_cvtmask64_u64(keep);
+            uint64_t kept = _cvtmask64_u64(keep);
+            uint64_t continuation = _cvtmask64_u64(_mm512_movepi8_mask(bytes)) & kept;
+            uint64_t lead = ~kept;
             misplaced |= continuation ^ (lead << 1 | lead_before);
             lead_before = lead >> 63;
-            out += 64 - (size_t)__builtin_popcountll(lead);
-            i += 64;
+            out += (size_t)__builtin_popcountll(kept);
         }
         if (misplaced != 0 || _mm512_cmpge_epu8_mask(largest, c2) != 0) {
-            narrow_exactly(src, at.i + 64 * NARROW_STRETCH, dst, &at);
+            narrow_exactly(src, at.i + 64 * NARROW_STRETCH, len, dst, &at);
             /* (it stops in the stretch: the lead byte that may end it has
              * its continuation byte, or this stretch would have failed) */
             *written = at.out;
             return at.i - at.lead_before;
         }
-        at.i = i;
+        at.i += 64 * NARROW_STRETCH;
         at.out = out;
         at.lead_before = lead_before;
         ascii_before = _mm512_movepi8_mask(largest) == 0; /* (byte ^ 02 keeps bit 7) */
     }
-    narrow_exactly(src, len, dst, &at);
+    narrow_exactly(src, len, len, dst, &at);
     /* A lead byte at the end of the input, or before a byte out of place,
      * has made no byte yet: it is not taken. */
     *written = at.out;
