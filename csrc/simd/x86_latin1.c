@@ -207,6 +207,58 @@ size_t utfkit_utf8_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian
     return i;
 }
 
+
+/* UTF-16 and UTF-32 narrowed to Latin-1: a unit 0000..00FF is the code
+ * point of its value (Unicode 3.9 D91, D90; never a surrogate), written as
+ * that byte; a stretch of 16 units is taken whole or not at all, and the
+ * block stops before the first stretch with a unit above 00FF. */
+size_t utfkit_utf16_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    /* the byte of each unit that must be 00 for the unit to be at most 00FF */
+    const __m128i high_byte = _mm_set1_epi16(big_endian & 1 ? 0x00FF : (short)0xFF00);
+    size_t units = len / 2, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m128i first = _mm_loadu_si128((const __m128i *)(src + 2 * k));
+        __m128i second = _mm_loadu_si128((const __m128i *)(src + 2 * k + 16));
+        if (!_mm_testz_si128(_mm_or_si128(first, second), high_byte))
+            break;
+        if (big_endian & 1) {
+            first = _mm_srli_epi16(first, 8);
+            second = _mm_srli_epi16(second, 8);
+        }
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_packus_epi16(first, second));
+    }
+    *written = k;
+    return 2 * k;
+}
+
+size_t utfkit_utf32_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    const __m128i high_bytes = _mm_set1_epi32(big_endian & 1 ? 0x00FFFFFF : (int)0xFFFFFF00);
+    size_t units = len / 4, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + 4 * k));
+        __m128i b = _mm_loadu_si128((const __m128i *)(src + 4 * k + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(src + 4 * k + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(src + 4 * k + 48));
+        if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), high_bytes))
+            break;
+        if (big_endian & 1) {
+            a = _mm_srli_epi32(a, 24);
+            b = _mm_srli_epi32(b, 24);
+            c = _mm_srli_epi32(c, 24);
+            d = _mm_srli_epi32(d, 24);
+        }
+        /* (every unit is at most 00FF: the saturating packs keep them) */
+        __m128i low = _mm_packus_epi32(a, b), high = _mm_packus_epi32(c, d);
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_packus_epi16(low, high));
+    }
+    *written = k;
+    return 4 * k;
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
@@ -498,6 +550,57 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
      * has made no byte yet: it is not taken. */
     *written = at.out;
     return at.i - at.lead_before;
+}
+
+
+/* UTF-16 and UTF-32 narrowed to Latin-1, as the sse4 blocks: 64 bytes of
+ * units at a time, the units before the first one above 00FF taken. */
+size_t utfkit_utf16_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                     size_t *written)
+{
+    const __m512i swap_bytes = _mm512_set4_epi32(0x0E0F0C0D, 0x0A0B0809, 0x06070405, 0x02030001);
+    const __m512i high_byte = _mm512_set1_epi16((short)0xFF00);
+    size_t units = len / 2, k = 0;
+    for (; units - k >= 32; k += 32) {
+        __m512i code_units = _mm512_loadu_si512((const void *)(src + 2 * k));
+        if (big_endian & 1)
+            code_units = _mm512_shuffle_epi8(code_units, swap_bytes); /* to the host's order */
+        uint32_t above = _mm512_test_epi16_mask(code_units, high_byte);
+        __m256i bytes = _mm512_cvtepi16_epi8(code_units);
+        if (above != 0) {
+            size_t taken = (size_t)__builtin_ctz(above);
+            _mm256_mask_storeu_epi8(dst + k, (__mmask32)first_bits(taken), bytes);
+            k += taken;
+            break;
+        }
+        _mm256_storeu_si256((__m256i *)(dst + k), bytes);
+    }
+    *written = k;
+    return 2 * k;
+}
+
+size_t utfkit_utf32_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                     size_t *written)
+{
+    const __m512i swap_bytes = _mm512_set4_epi32(0x0C0D0E0F, 0x08090A0B, 0x04050607, 0x00010203);
+    const __m512i high_bytes = _mm512_set1_epi32((int)0xFFFFFF00);
+    size_t units = len / 4, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m512i code_units = _mm512_loadu_si512((const void *)(src + 4 * k));
+        if (big_endian & 1)
+            code_units = _mm512_shuffle_epi8(code_units, swap_bytes); /* to the host's order */
+        uint32_t above = _mm512_test_epi32_mask(code_units, high_bytes);
+        __m128i bytes = _mm512_cvtepi32_epi8(code_units);
+        if (above != 0) {
+            size_t taken = (size_t)__builtin_ctz(above);
+            _mm_mask_storeu_epi8(dst + k, (__mmask16)first_bits(taken), bytes);
+            k += taken;
+            break;
+        }
+        _mm_storeu_si128((__m128i *)(dst + k), bytes);
+    }
+    *written = k;
+    return 4 * k;
 }
 
 #if defined(__clang__)
