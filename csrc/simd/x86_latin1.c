@@ -1,7 +1,9 @@
 /*
  * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h:
- * latin1_to_utf8, utf8_to_latin1): Latin-1 widened to UTF-8 and UTF-8
- * narrowed to Latin-1, for the sse4, avx2 and avx512 kernels.
+ * latin1_to_utf8, utf8_to_latin1, utf16_to_latin1, utf32_to_latin1):
+ * Latin-1 widened to UTF-8, and UTF-8, UTF-16 and UTF-32 narrowed to
+ * Latin-1, for the sse4, avx2 and avx512 kernels (avx2 takes sse4's
+ * UTF-16 and UTF-32 blocks).
  *
  * A Latin-1 byte is the code point of its value, so its UTF-8 form is the
  * byte itself below 80 and two bytes C2..C3 80..BF from 80 to FF (Unicode
@@ -206,7 +208,6 @@ size_t utfkit_utf8_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian
     *written = release_held(dst, &output);
     return i;
 }
-
 
 /* UTF-16 and UTF-32 narrowed to Latin-1: a unit 0000..00FF is the code
  * point of its value (Unicode 3.9 D91, D90; never a surrogate), written as
