@@ -396,9 +396,71 @@ static inline size_t put_two_byte_block(uint8_t **out, __m512i block, uint64_t n
     return consumed;
 }
 
-/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* Any well-formed block of characters of 1 to 3 bytes (U+0000..FFFF) is
+ * converted with a fixed stride, as in Clausecker & Lemire's design: it
+ * takes all 64 bytes but the lead of a character cut by the block's end,
+ * and that is found from the last two bytes alone (a lead C0..FF in byte
+ * 63, or E0..FF in byte 62), so the next block's address waits on a byte
+ * load, not on the block's masks.  The block is checked against Table 3-7
+ * with 64-bit masks: of non-ASCII bytes, of continuation bytes (10xxxxxx),
+ * and of bit 5 (a shift and VPMOVB2M), which with the others marks the leads
+ * of 3 or more bytes (111xxxxx) and, in continuation bytes, A0..BF; one VPERMB
+ * by each lead's low six bits gives what its second byte must be
+ * (lead_rules).  The characters are then decoded at their last bytes
+ * (put_bmp_block). */
+
+/* Byte k of the table is for the leads whose low six bits are k (C0 + k):
+ * bit 7 set, the second byte must be A0..BF (E0: Table 3-7 row E0, no
+ * overlong form); bit 6 set, 80..9F (ED: no surrogate).  Both set, no
+ * second byte will do: C0 and C1 (overlong, no row in Table 3-7) and
+ * F0..FF (4 bytes or none: not in this step). */
+static inline __m512i lead_rules(void)
+{
+    return _mm512_set_epi8(
+        -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, /* F0..FF */
+        0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -128, /* EF..E0: ED, E0 */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -64, -64); /* C1, C0 */
+}
+
+/* The top bit of each byte of v, after a shift left by `bit` (within 16-bit
+ * lanes: what crosses into the next byte lands in its low bits). */
+static inline uint64_t byte_bit(__m512i v, unsigned shift)
+{
+    return (uint64_t)_mm512_movepi8_mask(_mm512_slli_epi16(v, shift));
+}
+
+/* Whether the block, from a character boundary, is well-formed (Table 3-7)
+ * up to the lead of a character its end cuts, with no character of 4
+ * bytes.  The continuation bytes must be exactly those the leads ask for
+ * (11xxxxxx one, 111xxxxx two more; a lead in byte 62 or 63 asks for bytes
+ * past the block, which are not checked and not taken), and every second
+ * byte must be in the range its lead's row asks for. */
+static inline int bmp_stride_is_well_formed(__m512i block, uint64_t non_ascii,
+                                            uint64_t continuation, uint64_t bit_5)
+{
+    uint64_t leads = non_ascii & ~continuation;
+    uint64_t three = leads & bit_5;
+    uint64_t expected = leads << 1 | three << 2;
+    __m512i rules = _mm512_permutexvar_epi8(block, lead_rules());
+    uint64_t needs_high = byte_bit(rules, 0) & leads;
+    uint64_t needs_low = byte_bit(rules, 1) & leads;
+    uint64_t out_of_range = (needs_high << 1 & ~bit_5) | (needs_low << 1 & bit_5);
+    return ((expected ^ continuation) | out_of_range) == 0;
+}
+
+/* The bytes such a block takes: 64, less the bytes of the character its
+ * end cuts (a lead in byte 63, or a lead of 3 bytes in byte 62). */
+static inline size_t bmp_stride(const uint8_t *block)
+{
+    return 64 - (size_t)(block[63] >= 0xC0) - 2 * (size_t)(block[62] >= 0xE0);
+}
+
+/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step.  (Inlined
+ * into each caller, so that the byte order and the form are constants.) */
+static inline __attribute__((always_inline)) size_t
+utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written,
+              int utf16)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -461,6 +523,13 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                 i += two_byte_block;
                 continue;
             }
+        }
+        uint64_t bit_5 = byte_bit(block, 2);
+        if (bmp_stride_is_well_formed(block, non_ascii, continuation, bit_5)) {
+            consumed = bmp_stride(src + i);
+            out = put_bmp_block(out, block, continuation, consumed, big_endian, utf16, byte_index);
+            i += consumed;
+            continue;
         }
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
