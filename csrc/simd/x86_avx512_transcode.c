@@ -463,6 +463,74 @@ static inline size_t bmp_stride(const uint8_t *block)
     return 64 - (size_t)(block[63] >= 0xC0) - 2 * (size_t)(block[62] >= 0xE0);
 }
 
+/* Writes 64 ASCII bytes as 64 code units: whole vectors, aligned or not. */
+static inline uint8_t *put_ascii(uint8_t *out, __m512i block, int big_endian, int utf16)
+{
+    if (utf16) {
+        __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+        __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
+        if (big_endian) {
+            low = swap_16(low);
+            high = swap_16(high);
+        }
+        _mm512_storeu_si512((void *)out, low);
+        _mm512_storeu_si512((void *)(out + 64), high);
+        return out + 128;
+    }
+    for (int quarter = 0; quarter < 4; quarter++) {
+        __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+        if (big_endian)
+            units = swap_32(units);
+        _mm512_storeu_si512((void *)(out + 64 * quarter), units);
+        block = _mm512_alignr_epi32(block, block, 4);
+    }
+    return out + 256;
+}
+
+/* After a block of ASCII, while the next ones are ASCII too: a run of ASCII
+ * is bound by its stores (2 or 4 bytes per byte read), and a 64-byte store
+ * that straddles two cache lines costs about two.  So when the next block
+ * is ASCII as well, first the few characters that bring the output to a
+ * 64-byte boundary are written (one masked store inside a line), and then
+ * whole blocks with aligned stores.  (When dst is not aligned to the unit,
+ * nor is any output, and the run goes on unaligned.)  Returns where the run
+ * ends. */
+static inline size_t put_ascii_run(const uint8_t *src, size_t len, size_t i, uint8_t **out,
+                                   int big_endian, int utf16)
+{
+    const unsigned unit = utf16 ? 2 : 4;
+    unsigned misalign = (unsigned)((uintptr_t)*out & 63);
+    if (len - i < 64 || misalign % unit != 0)
+        return i;
+    __m512i block = _mm512_loadu_si512((const void *)(src + i));
+    if (_mm512_movepi8_mask(block) != 0)
+        return i;
+    if (misalign != 0) {
+        unsigned characters = (64 - misalign) / unit; /* at most 32 (UTF-16) or 16 */
+        if (utf16) {
+            __m512i units = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+            if (big_endian)
+                units = swap_16(units);
+            _mm512_mask_storeu_epi16(*out, first_lanes_32(characters), units);
+        } else {
+            __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+            if (big_endian)
+                units = swap_32(units);
+            _mm512_mask_storeu_epi32(*out, first_lanes_16(characters), units);
+        }
+        *out += unit * characters;
+        i += characters;
+    }
+    while (len - i >= 64) {
+        block = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_movepi8_mask(block) != 0)
+            break;
+        *out = put_ascii(*out, block, big_endian, utf16);
+        i += 64;
+    }
+    return i;
+}
+
 /* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step.  (Inlined
  * into each caller, so that the byte order and the form are constants.) */
 static inline __attribute__((always_inline)) size_t
@@ -477,28 +545,9 @@ utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size
         __m512i block = _mm512_loadu_si512((const void *)(src + i));
         uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
         if (non_ascii == 0) { /* 64 characters of one byte each */
-            if (utf16) {
-                __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
-                __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
-                if (big_endian) {
-                    low = swap_16(low);
-                    high = swap_16(high);
-                }
-                _mm512_storeu_si512((void *)out, low);
-                _mm512_storeu_si512((void *)(out + 64), high);
-                out += 128;
-            } else {
-                for (int quarter = 0; quarter < 4; quarter++) {
-                    __m128i part = _mm512_castsi512_si128(block);
-                    __m512i units = _mm512_cvtepu8_epi32(part);
-                    if (big_endian)
-                        units = swap_32(units);
-                    _mm512_storeu_si512((void *)(out + 64 * quarter), units);
-                    block = _mm512_alignr_epi32(block, block, 4);
-                }
-                out += 256;
-            }
+            out = put_ascii(out, block, big_endian, utf16);
             i += 64;
+            i = put_ascii_run(src, len, i, &out, big_endian, utf16);
             continue;
         }
         size_t consumed;
