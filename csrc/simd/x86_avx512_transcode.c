@@ -551,9 +551,7 @@ utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size
             continue;
         }
         size_t consumed;
-        /* (bit 6 clear, from a shift and VPMOVB2M: measured faster here than
-         * a byte comparison) */
-        uint64_t continuation = non_ascii & ~byte_bit(block, 1);
+        uint64_t continuation = (uint64_t)_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
         /* bytes 0..47: a lead byte, then two continuation bytes, 16 times */
         if ((continuation & 0xFFFFFFFFFFFFull) == THREE_BYTE_RUN) {
             __m512i code_point;
