@@ -29,11 +29,11 @@
  * the first unit that is not a scalar value (surrogates, units above
  * 10FFFF) so that every error goes to the scalar readers.  Stores stay
  * within the room kernels.h gives a block (the worst case of its input):
- * the UTF-16 -> UTF-8 blocks, and the UTF-8 blocks for characters of 4
- * bytes, and to UTF-32, mask every store to the bytes produced; the other
- * UTF-8 -> UTF-16 blocks and those from UTF-32 and UTF-16 -> UTF-32 store
- * whole vectors within the room (UTF-8 -> UTF-16: 2 bytes per byte of the
- * block), and only the bytes produced after the last whole vector.
+ * the UTF-16 -> UTF-8 and UTF-8 -> UTF-32 blocks mask every store to the
+ * bytes produced, as do the UTF-8 -> UTF-16 blocks for 4-byte characters;
+ * the other UTF-8 -> UTF-16 blocks (at most 2 bytes per byte read) and the
+ * blocks from UTF-32 and UTF-16 -> UTF-32 store whole vectors within the
+ * room, and only the bytes produced after the last whole vector.
  */
 #include "../kernels.h"
 
@@ -430,8 +430,9 @@ static inline __m512i lead_rules(void)
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -64, -64); /* C1, C0 */
 }
 
-/* The top bit of each byte of v, after a shift left by `bit` (within 16-bit
- * lanes: what crosses into the next byte lands in its low bits). */
+/* Bit 7 - shift of each byte of v, as a mask: the top bit after a shift
+ * left by `shift` (within 16-bit lanes: what crosses into the next byte
+ * lands in its low bits, never in its top bit). */
 static inline uint64_t byte_bit(__m512i v, unsigned shift)
 {
     return (uint64_t)_mm512_movepi8_mask(_mm512_slli_epi16(v, shift));
