@@ -223,7 +223,16 @@ int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t
  * with STRICT, an error comes next).  With STRICT, the call that starts at
  * an ill-formed subsequence reports it (position in src, written 0), and
  * one that starts at a character `to` cannot encode reports
- * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
+ * UTFKIT_UNENCODABLE -- except that a WTF-8 lead surrogate byte sequence
+ * followed by a trail one (ill-formed, WTF-8 section 4.3: the trail is the
+ * error) is reported by the call that starts at the lead, with the lead's
+ * output in dst[0..written) as utfkit_transcode writes it (a call that
+ * consumed the lead would leave the next one a lone trail, well-formed).
+ * WTF-8 output with IGNORE: no call ends its output in a lone lead
+ * surrogate that one-shot conversion would join with a trail after dropped
+ * bytes (WTF-8 section 6.1); with final = 0 a lead followed only by
+ * ill-formed bytes is left unconsumed.  Refuses overlapping buffers as
+ * utfkit_transcode. */
 utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
                                        int errors, int final, uint8_t *dst, size_t cap);
 
