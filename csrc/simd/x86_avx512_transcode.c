@@ -738,16 +738,139 @@ static inline uint8_t *put_utf8_below_800(uint8_t *out, __m512i units)
     return out + count;
 }
 
-size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
+/* ---- UTF-16 -> UTF-8 of the BMP, any mix of lengths ----
+ *
+ * Text in most scripts mixes characters of 1, 2 and 3 bytes (Table 3-6)
+ * from one unit to the next: Cyrillic or Arabic with ASCII spaces and
+ * markup, Hindi or Korean with ASCII spaces.  One step writes 16 such
+ * units without a branch on their lengths: VPERMB spreads them to the low
+ * halves of 32-bit lanes (in either byte order; the high halves are left
+ * as they come, as nothing below reads them), VPMULTISHIFTQB copies each
+ * unit's 6-bit fields into its lane's bytes (UTF8_FIELD_OFFSETS: the
+ * fields a 3-byte character keeps are bits 0..15), and the unit's length
+ * comes from min(u >> 7, 16), in 16-bit lanes: 0 for 0000..007F, 1..15
+ * for 0080..07FF, 16 for 0800..FFFF, which picks the lane's payload mask
+ * UTF8_KEEP_n from a table of 17 (VPERMT2D, over two vectors, reads only
+ * the index's low 5 bits).  VPCOMPRESSB then keeps each lane's bytes that
+ * count. */
+static inline __m512i utf8_keep_1_2(void) /* entries 0..15 */
+{
+    return _mm512_setr_epi32(UTF8_KEEP_1, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2);
+}
+
+/* VPERMB indexes that put UTF-16 unit `first` + k of a 64-byte vector in
+ * the low half of 32-bit lane k, low byte first (in either byte order). */
+#define UNIT_BYTES(k) (2 * (k) | (2 * (k) + 1) << 8)
+static inline __m512i spread_units(int first, int big_endian)
+{
+    __m512i index = _mm512_setr_epi32(UNIT_BYTES(0), UNIT_BYTES(1), UNIT_BYTES(2), UNIT_BYTES(3),
+                                      UNIT_BYTES(4), UNIT_BYTES(5), UNIT_BYTES(6), UNIT_BYTES(7),
+                                      UNIT_BYTES(8), UNIT_BYTES(9), UNIT_BYTES(10), UNIT_BYTES(11),
+                                      UNIT_BYTES(12), UNIT_BYTES(13), UNIT_BYTES(14), UNIT_BYTES(15));
+    if (big_endian)
+        index = swap_16(index);
+    return _mm512_add_epi8(index, _mm512_set1_epi8((char)(2 * first)));
+}
+
+/* A value the compiler must keep in a register: built once before a loop,
+ * not again at each use inside it (GCC otherwise broadcasts constants
+ * from general registers in the loop, on the shuffle port). */
+static inline __m512i held(__m512i v)
+{
+    __asm__("" : "+v"(v));
+    return v;
+}
+
+/* The constants of put_utf8_bmp_lanes, held in registers by its caller. */
+typedef struct bmp_lane_constants {
+    __m512i field_offsets, sixteen, keep_1_2, keep_3, marker_base;
+} bmp_lane_constants;
+
+static inline bmp_lane_constants bmp_lane_constants_held(void)
+{
+    bmp_lane_constants c;
+    c.field_offsets = held(_mm512_set1_epi64(UTF8_FIELD_OFFSETS));
+    c.sixteen = held(_mm512_set1_epi16(16));
+    c.keep_1_2 = held(utf8_keep_1_2());
+    c.keep_3 = held(_mm512_set1_epi32(UTF8_KEEP_3));
+    c.marker_base = held(_mm512_set1_epi8((char)0xFE));
+    return c;
+}
+
+/* Writes the UTF-8 of 16 units of the BMP that are no surrogate, each in
+ * the low half of a 32-bit lane: one whole-vector store (`whole`: within
+ * the caller's room, kernels.h), else only the bytes that count.  As
+ * utf8_lanes: the marker bits of each kept byte are FE - 2 * its mask. */
+static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole,
+                                          const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* Writes the UTF-8 of 32 units below 0800 (Table 3-6: 0xxxxxxx, or
+ * 110yyyyy 10xxxxxx), each unit's bytes lead first in its 16-bit lane:
+ * VPCOMPRESSB keeps every lane's first byte and the second where it is
+ * not zero (only a 2-byte character has one).  One whole-vector store: at
+ * most 64 bytes for the 64 read, within the caller's room (kernels.h). */
+static inline uint8_t *put_utf8_two_byte_units(uint8_t *out, __m512i units, __m512i six_bits_high,
+                                               __m512i two_byte_markers, __m512i second_bytes)
+{
+    __mmask32 longer = _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x80));
+    /* (u >> 6) | (u << 8 & 3F00), then the markers 80C0 */
+    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
+                                            six_bits_high, 0xF8); /* A | (B & C) */
+    __m512i bytes = _mm512_mask_add_epi16(units, longer, two, two_byte_markers);
+    /* the first byte of each lane is at least 00, the second at least 01 */
+    __mmask64 kept = _mm512_cmpge_epu8_mask(bytes, second_bytes);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, bytes));
+    return out + __builtin_popcountll(kept);
+}
+
+/* A step stores whole vectors while 76 bytes of input are left: its two
+ * stores reach 112 bytes past out (the first 16 units give at most 48),
+ * within the worst case of 38 units, 114 bytes (Table 3-6: 3 per unit). */
+#define UTF16_WHOLE_STORES 76
+
+/* UTF-16 -> UTF-8, 32 units (64 bytes) per step: runs of ASCII 64 units
+ * at a time; 32 units of the BMP with no surrogate, whatever their
+ * lengths, by put_utf8_bmp_lanes; the rest, with surrogate pairs, by
+ * put_utf8_from_utf16.  (Always inlined: each caller's constant
+ * `big_endian` then takes its branches out of the loop.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
     const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    const __m512i first_half = held(spread_units(0, big_endian));
+    const __m512i second_half = held(spread_units(16, big_endian));
+    const bmp_lane_constants constants = bmp_lane_constants_held();
+    /* D800..DFFF, in the source byte order */
+    const __m512i surrogate_bits = held(_mm512_set1_epi16(big_endian ? 0x00F8 : (short)0xF800));
+    const __m512i surrogate_value = held(_mm512_set1_epi16(big_endian ? 0x00D8 : (short)0xD800));
+    const __m512i six_bits_high = held(_mm512_set1_epi16(0x3F00));
+    const __m512i two_byte_markers = held(_mm512_set1_epi16((short)0x80C0));
+    const __m512i second_bytes = held(_mm512_set1_epi16(0x0100));
+    int ascii_run = 1; /* the last step's units were all ASCII */
     while (len - i >= 64) {
         /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
-        while (narrow && len - i >= 128) {
+        while (ascii_run && len - i >= 128) {
             __m512i a = _mm512_loadu_si512((const void *)(src + i));
             __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
             if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
@@ -763,43 +886,54 @@ size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endia
         }
         if (len - i < 64)
             break;
-        __m512i units = _mm512_loadu_si512((const void *)(src + i));
-        if (big_endian)
-            units = swap_16(units);
-        if (_mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800)) == 0) {
-            out = put_utf8_below_800(out, units); /* 32 units below 0800 */
+        __m512i raw = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_test_epi16_mask(raw, surrogate_bits) == 0) { /* 32 units below 0800 */
+            uint8_t *before = out;
+            out = put_utf8_two_byte_units(out, big_endian ? swap_16(raw) : raw, six_bits_high,
+                                          two_byte_markers, second_bytes);
+            ascii_run = out - before == 32;
             i += 64;
-            narrow = 1;
             continue;
         }
-        narrow = 0;
+        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(_mm512_and_si512(raw, surrogate_bits), surrogate_value);
+        if (surrogate == 0) {
+            uint8_t *before = out;
+            int whole = len - i >= UTF16_WHOLE_STORES;
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(first_half, raw), whole,
+                                     &constants);
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(second_half, raw), whole,
+                                     &constants);
+            ascii_run = out - before == 32;
+            i += 64;
+            continue;
+        }
+        ascii_run = 0;
+        __m512i units = big_endian ? swap_16(raw) : raw;
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
          * else stops the step there, for the scalar reader. */
-        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)), _mm512_set1_epi16((short)0xD800));
         unsigned taken = 32;
-        if (surrogate) {
-            __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-                _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-            __mmask32 trail = surrogate & ~lead;
-            uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
-            if (unpaired)
-                taken = (unsigned)__builtin_ctz(unpaired);
-            if (taken == 0)
-                break;
-        }
+        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
+            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
+        __mmask32 trail = surrogate & ~lead;
+        uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
+        if (unpaired)
+            taken = (unsigned)__builtin_ctz(unpaired);
+        if (taken == 0)
+            break;
         __mmask32 used = first_lanes_32(taken);
-        if (surrogate == 0 &&
-            _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x800)) == 0xFFFFFFFFu)
-            out = put_utf8_from_utf16_three_bytes(out, units); /* taken is 32 */
-        else
-            out = put_utf8_from_utf16(out, units, used, surrogate & used);
+        out = put_utf8_from_utf16(out, units, used, surrogate & used);
         i += 2 * taken;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
 }
 
 /* The lanes of 16 UTF-32 units that are not scalar values (D90: the
