@@ -841,10 +841,40 @@ static inline uint8_t *put_utf8_two_byte_units(uint8_t *out, __m512i units, __m5
     return out + __builtin_popcountll(kept);
 }
 
+/* Writes 16 surrogate pairs, each a lead in a 32-bit lane's low half and
+ * its trail in the high half, as 16 characters of 4 bytes: the code point
+ * 10000 + (lead & 3FF) * 400 + (trail & 3FF) (Table 3-5), then its UTF-8
+ * (Table 3-6).  64 bytes for the 64 read: no compression, one store. */
+static inline uint8_t *put_utf8_pairs(uint8_t *out, __m512i pairs)
+{
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(pairs, 10), _mm512_srli_epi32(pairs, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    code_point = _mm512_add_epi32(code_point, _mm512_set1_epi32(0x10000));
+    _mm512_storeu_si512((void *)out, utf8_lanes(code_point, _mm512_set1_epi32(UTF8_KEEP_4)));
+    return out + 64;
+}
+
+/* A run of ASCII is taken 64 units at a time once ASCII_WINDOW bytes
+ * of it are ahead. */
+#define ASCII_WINDOW 128
+
+/* 1 if the ASCII_WINDOW bytes at src are ASCII UTF-16 units (`bits`: the
+ * bits of a unit above 007F, in the source byte order). */
+static inline int ascii_units(const uint8_t *src, __m512i bits)
+{
+    __m512i any = _mm512_or_si512(_mm512_loadu_si512((const void *)src),
+                                  _mm512_loadu_si512((const void *)(src + 64)));
+    if (ASCII_WINDOW == 256)
+        any = _mm512_ternarylogic_epi32(any, _mm512_loadu_si512((const void *)(src + 128)),
+                                        _mm512_loadu_si512((const void *)(src + 192)), 0xFE); /* A | B | C */
+    return _mm512_test_epi16_mask(any, bits) == 0;
+}
+
 /* A step stores whole vectors while 76 bytes of input are left: its two
  * stores reach 112 bytes past out (the first 16 units give at most 48),
  * within the worst case of 38 units, 114 bytes (Table 3-6: 3 per unit). */
 #define UTF16_WHOLE_STORES 76
+
 
 /* UTF-16 -> UTF-8, 32 units (64 bytes) per step: runs of ASCII 64 units
  * at a time; 32 units of the BMP with no surrogate, whatever their
@@ -867,48 +897,50 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     const __m512i six_bits_high = held(_mm512_set1_epi16(0x3F00));
     const __m512i two_byte_markers = held(_mm512_set1_epi16((short)0x80C0));
     const __m512i second_bytes = held(_mm512_set1_epi16(0x0100));
-    int ascii_run = 1; /* the last step's units were all ASCII */
+    const __m512i ascii_bits = held(_mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80));
     while (len - i >= 64) {
-        /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
-        while (ascii_run && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
-                                       _mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)) != 0)
+        if (len - i >= ASCII_WINDOW && ascii_units(src + i, ascii_bits)) {
+            /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+            do {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+                if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), ascii_bits) != 0)
+                    break;
+                if (big_endian) {
+                    a = _mm512_srli_epi16(a, 8);
+                    b = _mm512_srli_epi16(b, 8);
+                }
+                _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
+                out += 64;
+                i += 128;
+            } while (len - i >= 128);
+            if (len - i < 64)
                 break;
-            if (big_endian) {
-                a = _mm512_srli_epi16(a, 8);
-                b = _mm512_srli_epi16(b, 8);
-            }
-            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
-            out += 64;
-            i += 128;
         }
-        if (len - i < 64)
-            break;
         __m512i raw = _mm512_loadu_si512((const void *)(src + i));
         if (_mm512_test_epi16_mask(raw, surrogate_bits) == 0) { /* 32 units below 0800 */
-            uint8_t *before = out;
             out = put_utf8_two_byte_units(out, big_endian ? swap_16(raw) : raw, six_bits_high,
                                           two_byte_markers, second_bytes);
-            ascii_run = out - before == 32;
             i += 64;
             continue;
         }
         __mmask32 surrogate = _mm512_cmpeq_epi16_mask(_mm512_and_si512(raw, surrogate_bits), surrogate_value);
         if (surrogate == 0) {
-            uint8_t *before = out;
             int whole = len - i >= UTF16_WHOLE_STORES;
             out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(first_half, raw), whole,
                                      &constants);
             out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(second_half, raw), whole,
                                      &constants);
-            ascii_run = out - before == 32;
             i += 64;
             continue;
         }
-        ascii_run = 0;
         __m512i units = big_endian ? swap_16(raw) : raw;
+        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFC00FC00)),
+                                    _mm512_set1_epi32((int)0xDC00D800)) == 0xFFFF) {
+            out = put_utf8_pairs(out, units); /* lead, trail, lead, ... */
+            i += 64;
+            continue;
+        }
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
