@@ -689,38 +689,6 @@ static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask3
     return out;
 }
 
-/* Where byte j of the UTF-8 of 32 units of 3 bytes each comes from, for
- * VPERMT2B over the units' first two bytes (16-bit lane k: bytes 2k, 2k+1)
- * and their third (at 64 + 2k): unit j / 3, its byte j % 3. */
-static const uint8_t utf16_three_byte_order[96] = {
-    0, 1, 64, 2, 3, 66, 4, 5, 68, 6, 7, 70, 8, 9, 72, 10, 11, 74, 12, 13, 76, 14, 15, 78,
-    16, 17, 80, 18, 19, 82, 20, 21, 84, 22, 23, 86, 24, 25, 88, 26, 27, 90, 28, 29, 92, 30, 31, 94,
-    32, 33, 96, 34, 35, 98, 36, 37, 100, 38, 39, 102, 40, 41, 104, 42, 43, 106, 44, 45, 108, 46, 47, 110,
-    48, 49, 112, 50, 51, 114, 52, 53, 116, 54, 55, 118, 56, 57, 120, 58, 59, 122, 60, 61, 124, 62, 63, 126};
-
-/* Writes 32 units that all take 3 bytes (0800..FFFF, no surrogate: Table
- * 3-6, 1110zzzz 10yyyyyy 10xxxxxx) as 96 bytes.  Every unit has the same
- * length, so each byte has a fixed place: two VPERMT2B, no compression.
- * Text in Chinese and Japanese is mostly such runs. */
-static inline uint8_t *put_utf8_from_utf16_three_bytes(uint8_t *out, __m512i units)
-{
-    /* 1110zzzz 10yyyyyy: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i leading = _mm512_or_si512(
-        _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                  _mm512_set1_epi16(0x3F00), 0xF8), /* A | (B & C) */
-        _mm512_set1_epi16((short)0x80E0));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __m512i first = _mm512_permutex2var_epi8(
-        leading, _mm512_loadu_si512((const void *)utf16_three_byte_order), third);
-    __m512i last = _mm512_permutex2var_epi8(
-        leading, _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)(utf16_three_byte_order + 64))),
-        third);
-    _mm512_storeu_si512((void *)out, first);
-    _mm256_storeu_si256((__m256i *)(out + 64), _mm512_castsi512_si256(last));
-    return out + 96;
-}
-
 /* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
  * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
  * keeps every lane's first byte and the second of the 2-byte ones. */
