@@ -604,91 +604,6 @@ static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i code_point)
     return out + 48;
 }
 
-/* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
- * unit gives its first two UTF-8 bytes in a 16-bit lane `leading` and its
- * third, if any, in `third`; a surrogate pair gives two bytes per unit:
- * with w = (lead & 3FF) + 40 (bits 20..10 of the code point, Table 3-5),
- * the lead gives 11110www 10wwwwww and the trail 10wwxxxx 10xxxxxx. */
-static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
-                                           __mmask32 surrogate)
-{
-    const __m512i six_bits_high = _mm512_set1_epi16(0x3F00);
-    __mmask32 two_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80));
-    if (two_or_more == 0) { /* ASCII: one byte each */
-        _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
-        return out + __builtin_popcount(used);
-    }
-    /* 110yyyyy 10xxxxxx: (u >> 6) | (u << 8 & 3F00) | 80C0 */
-    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
-                                            six_bits_high, 0xF8); /* A | (B & C) */
-    __m512i leading = _mm512_mask_mov_epi16(units, two_or_more,
-                                    _mm512_or_si512(two, _mm512_set1_epi16((short)0x80C0)));
-    __mmask32 three_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x800));
-    if (three_or_more == 0) { /* one or two bytes each */
-        uint64_t kept = _pdep_u64(used, 0x5555555555555555ull) |
-                        _pdep_u64(two_or_more, 0xAAAAAAAAAAAAAAAAull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, leading));
-        return out + count;
-    }
-    /* 1110zzzz 10yyyyyy | 10xxxxxx: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i three = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                              six_bits_high, 0xF8);
-    leading = _mm512_mask_mov_epi16(leading, three_or_more,
-                                    _mm512_or_si512(three, _mm512_set1_epi16((short)0x80E0)));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __mmask32 three_bytes = three_or_more & ~surrogate;
-    if (surrogate) {
-        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-        __mmask32 trail = surrogate & ~lead;
-        __m512i w = _mm512_add_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3FF)),
-                                     _mm512_set1_epi16(0x40));
-        __m512i from_lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 8), _mm512_slli_epi16(w, 6),
-                                                      six_bits_high, 0xF8);
-        from_lead = _mm512_or_si512(from_lead, _mm512_set1_epi16((short)0x80F0));
-        /* the lead before each trail: lane k - 1 */
-        const __m512i previous_lane = _mm512_set_epi16(
-            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-            14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
-        __m512i before = _mm512_permutexvar_epi16(previous_lane, units);
-        __m512i from_trail = _mm512_ternarylogic_epi32(
-            _mm512_and_si512(_mm512_slli_epi16(before, 4), _mm512_set1_epi16(0x30)),
-            _mm512_srli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3C0)), 6),
-            _mm512_and_si512(_mm512_slli_epi16(units, 8), six_bits_high), 0xFE); /* A | B | C */
-        from_trail = _mm512_or_si512(from_trail, _mm512_set1_epi16((short)0x8080));
-        leading = _mm512_mask_mov_epi16(leading, lead, from_lead);
-        leading = _mm512_mask_mov_epi16(leading, trail, from_trail);
-    }
-    /* Per unit a 32-bit lane: leading's two bytes, then third (Table 3-6 order). */
-    const __m512i low_half = _mm512_set_epi8(
-        0, 64 + 15, 31, 30, 0, 64 + 14, 29, 28, 0, 64 + 13, 27, 26, 0, 64 + 12, 25, 24,
-        0, 64 + 11, 23, 22, 0, 64 + 10, 21, 20, 0, 64 + 9, 19, 18, 0, 64 + 8, 17, 16,
-        0, 64 + 7, 15, 14, 0, 64 + 6, 13, 12, 0, 64 + 5, 11, 10, 0, 64 + 4, 9, 8,
-        0, 64 + 3, 7, 6, 0, 64 + 2, 5, 4, 0, 64 + 1, 3, 2, 0, 64 + 0, 1, 0);
-    /* third's byte of unit k is its byte 2k */
-    __m512i third_bytes = _mm512_maskz_compress_epi8(0x5555555555555555ull, third);
-    for (int half = 0; half < 2; half++) {
-        __mmask16 in_half = (__mmask16)(used >> (16 * half));
-        if (in_half == 0)
-            break;
-        __m512i index = _mm512_add_epi8(low_half, _mm512_maskz_set1_epi8(0x7777777777777777ull,
-                                                                         (char)(32 * half)));
-        /* unit bytes: leading lane (2 bytes) at 2k, 2k+1; third at 64 + k */
-        index = _mm512_mask_add_epi8(index, 0x4444444444444444ull, index,
-                                     _mm512_set1_epi8((char)(-16 * half)));
-        __m512i lanes = _mm512_permutex2var_epi8(leading, index, third_bytes);
-        uint64_t kept = _pdep_u64(in_half, 0x1111111111111111ull) |
-                        _pdep_u64((two_or_more >> (16 * half)) & 0xFFFF, 0x2222222222222222ull) |
-                        _pdep_u64((three_bytes >> (16 * half)) & 0xFFFF, 0x4444444444444444ull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, lanes));
-        out += count;
-    }
-    return out;
-}
-
 /* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
  * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
  * keeps every lane's first byte and the second of the 2-byte ones. */
@@ -730,8 +645,10 @@ static inline __m512i utf8_keep_1_2(void) /* entries 0..15 */
 }
 
 /* VPERMB indexes that put UTF-16 unit `first` + k of a 64-byte vector in
- * the low half of 32-bit lane k, low byte first (in either byte order). */
-#define UNIT_BYTES(k) (2 * (k) | (2 * (k) + 1) << 8)
+ * the low half of 32-bit lane k and the unit after it in the high half
+ * (unit 32, past the vector, is unit 0 again), low byte first (in either
+ * byte order). */
+#define UNIT_BYTES(k) (2 * (k) | (2 * (k) + 1) << 8 | (2 * (k) + 2) << 16 | (2 * (k) + 3) << 24)
 static inline __m512i spread_units(int first, int big_endian)
 {
     __m512i index = _mm512_setr_epi32(UNIT_BYTES(0), UNIT_BYTES(1), UNIT_BYTES(2), UNIT_BYTES(3),
@@ -777,6 +694,36 @@ static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole
 {
     __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
     __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* put_utf8_bmp_lanes for 16 units of which `lead` are lead surrogates
+ * whose trails follow among the units `used`, and `trail` those trails:
+ * a lead's lane holds its trail in the high half (spread_units), from
+ * which it takes the code point 10000 + (lead & 3FF) * 400 + (trail & 3FF)
+ * (Table 3-5) and its 4 bytes (Table 3-6); a trail's lane, and a lane not
+ * used, keeps no byte. */
+static inline uint8_t *put_utf8_paired_lanes(uint8_t *out, __m512i lanes, __mmask16 used,
+                                             __mmask16 lead, __mmask16 trail, int whole,
+                                             const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    keep = _mm512_mask_mov_epi32(keep, lead, _mm512_set1_epi32(UTF8_KEEP_4));
+    keep = _mm512_maskz_mov_epi32(used & (__mmask16)~trail, keep);
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(lanes, 10), _mm512_srli_epi32(lanes, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    lanes = _mm512_mask_add_epi32(lanes, lead, code_point, _mm512_set1_epi32(0x10000));
     __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
     __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
     __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
@@ -843,11 +790,12 @@ static inline int ascii_units(const uint8_t *src, __m512i bits)
  * within the worst case of 38 units, 114 bytes (Table 3-6: 3 per unit). */
 #define UTF16_WHOLE_STORES 76
 
-
 /* UTF-16 -> UTF-8, 32 units (64 bytes) per step: runs of ASCII 64 units
- * at a time; 32 units of the BMP with no surrogate, whatever their
- * lengths, by put_utf8_bmp_lanes; the rest, with surrogate pairs, by
- * put_utf8_from_utf16.  (Always inlined: each caller's constant
+ * at a time (ascii_units); 32 units below 0800 by put_utf8_two_byte_units;
+ * 32 units of the BMP with no surrogate, whatever their lengths, by
+ * put_utf8_bmp_lanes; 16 surrogate pairs in a row by put_utf8_pairs; the
+ * rest, BMP and pairs mixed, by put_utf8_paired_lanes, up to the first
+ * unit out of place (D91).  (Always inlined: each caller's constant
  * `big_endian` then takes its branches out of the loop.) */
 static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len,
                                                                   int big_endian, uint8_t *dst,
@@ -923,7 +871,13 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
         if (taken == 0)
             break;
         __mmask32 used = first_lanes_32(taken);
-        out = put_utf8_from_utf16(out, units, used, surrogate & used);
+        int whole = len - i >= UTF16_WHOLE_STORES;
+        out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(first_half, raw), (__mmask16)used,
+                                    (__mmask16)(lead & used), (__mmask16)(trail & used), whole, &constants);
+        if (taken > 16)
+            out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(second_half, raw), (__mmask16)(used >> 16),
+                                        (__mmask16)((lead & used) >> 16), (__mmask16)((trail & used) >> 16),
+                                        whole, &constants);
         i += 2 * taken;
     }
     *written = (size_t)(out - dst);
