@@ -730,123 +730,6 @@ static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i code_point)
     return out + 48;
 }
 
-/* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
- * unit gives its first two UTF-8 bytes in a 16-bit lane `leading` and its
- * third, if any, in `third`; a surrogate pair gives two bytes per unit:
- * with w = (lead & 3FF) + 40 (bits 20..10 of the code point, Table 3-5),
- * the lead gives 11110www 10wwwwww and the trail 10wwxxxx 10xxxxxx. */
-static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
-                                           __mmask32 surrogate)
-{
-    const __m512i six_bits_high = _mm512_set1_epi16(0x3F00);
-    __mmask32 two_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80));
-    if (two_or_more == 0) { /* ASCII: one byte each */
-        _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
-        return out + __builtin_popcount(used);
-    }
-    /* 110yyyyy 10xxxxxx: (u >> 6) | (u << 8 & 3F00) | 80C0 */
-    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
-                                            six_bits_high, 0xF8); /* A | (B & C) */
-    __m512i leading = _mm512_mask_mov_epi16(units, two_or_more,
-                                    _mm512_or_si512(two, _mm512_set1_epi16((short)0x80C0)));
-    __mmask32 three_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x800));
-    if (three_or_more == 0) { /* one or two bytes each */
-        uint64_t kept = _pdep_u64(used, 0x5555555555555555ull) |
-                        _pdep_u64(two_or_more, 0xAAAAAAAAAAAAAAAAull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, leading));
-        return out + count;
-    }
-    /* 1110zzzz 10yyyyyy | 10xxxxxx: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i three = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                              six_bits_high, 0xF8);
-    leading = _mm512_mask_mov_epi16(leading, three_or_more,
-                                    _mm512_or_si512(three, _mm512_set1_epi16((short)0x80E0)));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __mmask32 three_bytes = three_or_more & ~surrogate;
-    if (surrogate) {
-        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-        __mmask32 trail = surrogate & ~lead;
-        __m512i w = _mm512_add_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3FF)),
-                                     _mm512_set1_epi16(0x40));
-        __m512i from_lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 8), _mm512_slli_epi16(w, 6),
-                                                      six_bits_high, 0xF8);
-        from_lead = _mm512_or_si512(from_lead, _mm512_set1_epi16((short)0x80F0));
-        /* the lead before each trail: lane k - 1 */
-        const __m512i previous_lane = _mm512_set_epi16(
-            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-            14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
-        __m512i before = _mm512_permutexvar_epi16(previous_lane, units);
-        __m512i from_trail = _mm512_ternarylogic_epi32(
-            _mm512_and_si512(_mm512_slli_epi16(before, 4), _mm512_set1_epi16(0x30)),
-            _mm512_srli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3C0)), 6),
-            _mm512_and_si512(_mm512_slli_epi16(units, 8), six_bits_high), 0xFE); /* A | B | C */
-        from_trail = _mm512_or_si512(from_trail, _mm512_set1_epi16((short)0x8080));
-        leading = _mm512_mask_mov_epi16(leading, lead, from_lead);
-        leading = _mm512_mask_mov_epi16(leading, trail, from_trail);
-    }
-    /* Per unit a 32-bit lane: leading's two bytes, then third (Table 3-6 order). */
-    const __m512i low_half = _mm512_set_epi8(
-        0, 64 + 15, 31, 30, 0, 64 + 14, 29, 28, 0, 64 + 13, 27, 26, 0, 64 + 12, 25, 24,
-        0, 64 + 11, 23, 22, 0, 64 + 10, 21, 20, 0, 64 + 9, 19, 18, 0, 64 + 8, 17, 16,
-        0, 64 + 7, 15, 14, 0, 64 + 6, 13, 12, 0, 64 + 5, 11, 10, 0, 64 + 4, 9, 8,
-        0, 64 + 3, 7, 6, 0, 64 + 2, 5, 4, 0, 64 + 1, 3, 2, 0, 64 + 0, 1, 0);
-    /* third's byte of unit k is its byte 2k */
-    __m512i third_bytes = _mm512_maskz_compress_epi8(0x5555555555555555ull, third);
-    for (int half = 0; half < 2; half++) {
-        __mmask16 in_half = (__mmask16)(used >> (16 * half));
-        if (in_half == 0)
-            break;
-        __m512i index = _mm512_add_epi8(low_half, _mm512_maskz_set1_epi8(0x7777777777777777ull,
-                                                                         (char)(32 * half)));
-        /* unit bytes: leading lane (2 bytes) at 2k, 2k+1; third at 64 + k */
-        index = _mm512_mask_add_epi8(index, 0x4444444444444444ull, index,
-                                     _mm512_set1_epi8((char)(-16 * half)));
-        __m512i lanes = _mm512_permutex2var_epi8(leading, index, third_bytes);
-        uint64_t kept = _pdep_u64(in_half, 0x1111111111111111ull) |
-                        _pdep_u64((two_or_more >> (16 * half)) & 0xFFFF, 0x2222222222222222ull) |
-                        _pdep_u64((three_bytes >> (16 * half)) & 0xFFFF, 0x4444444444444444ull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, lanes));
-        out += count;
-    }
-    return out;
-}
-
-/* Where byte j of the UTF-8 of 32 units of 3 bytes each comes from, for
- * VPERMT2B over the units' first two bytes (16-bit lane k: bytes 2k, 2k+1)
- * and their third (at 64 + 2k): unit j / 3, its byte j % 3. */
-static const uint8_t utf16_three_byte_order[96] = {
-    0, 1, 64, 2, 3, 66, 4, 5, 68, 6, 7, 70, 8, 9, 72, 10, 11, 74, 12, 13, 76, 14, 15, 78,
-    16, 17, 80, 18, 19, 82, 20, 21, 84, 22, 23, 86, 24, 25, 88, 26, 27, 90, 28, 29, 92, 30, 31, 94,
-    32, 33, 96, 34, 35, 98, 36, 37, 100, 38, 39, 102, 40, 41, 104, 42, 43, 106, 44, 45, 108, 46, 47, 110,
-    48, 49, 112, 50, 51, 114, 52, 53, 116, 54, 55, 118, 56, 57, 120, 58, 59, 122, 60, 61, 124, 62, 63, 126};
-
-/* Writes 32 units that all take 3 bytes (0800..FFFF, no surrogate: Table
- * 3-6, 1110zzzz 10yyyyyy 10xxxxxx) as 96 bytes.  Every unit has the same
- * length, so each byte has a fixed place: two VPERMT2B, no compression.
- * Text in Chinese and Japanese is mostly such runs. */
-static inline uint8_t *put_utf8_from_utf16_three_bytes(uint8_t *out, __m512i units)
-{
-    /* 1110zzzz 10yyyyyy: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i leading = _mm512_or_si512(
-        _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                  _mm512_set1_epi16(0x3F00), 0xF8), /* A | (B & C) */
-        _mm512_set1_epi16((short)0x80E0));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __m512i first = _mm512_permutex2var_epi8(
-        leading, _mm512_loadu_si512((const void *)utf16_three_byte_order), third);
-    __m512i last = _mm512_permutex2var_epi8(
-        leading, _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)(utf16_three_byte_order + 64))),
-        third);
-    _mm512_storeu_si512((void *)out, first);
-    _mm256_storeu_si256((__m256i *)(out + 64), _mm512_castsi512_si256(last));
-    return out + 96;
-}
-
 /* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
  * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
  * keeps every lane's first byte and the second of the 2-byte ones. */
@@ -864,68 +747,273 @@ static inline uint8_t *put_utf8_below_800(uint8_t *out, __m512i units)
     return out + count;
 }
 
-size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
+/* ---- UTF-16 -> UTF-8 of the BMP, any mix of lengths ----
+ *
+ * Text in most scripts mixes characters of 1, 2 and 3 bytes (Table 3-6)
+ * from one unit to the next: Cyrillic or Arabic with ASCII spaces and
+ * markup, Hindi or Korean with ASCII spaces.  One step writes 16 such
+ * units without a branch on their lengths: VPERMB spreads them to the low
+ * halves of 32-bit lanes (in either byte order; the high halves are left
+ * as they come, as nothing below reads them), VPMULTISHIFTQB copies each
+ * unit's 6-bit fields into its lane's bytes (UTF8_FIELD_OFFSETS: the
+ * fields a 3-byte character keeps are bits 0..15), and the unit's length
+ * comes from min(u >> 7, 16), in 16-bit lanes: 0 for 0000..007F, 1..15
+ * for 0080..07FF, 16 for 0800..FFFF, which picks the lane's payload mask
+ * UTF8_KEEP_n from a table of 17 (VPERMT2D, over two vectors, reads only
+ * the index's low 5 bits).  VPCOMPRESSB then keeps each lane's bytes that
+ * count. */
+static inline __m512i utf8_keep_1_2(void) /* entries 0..15 */
+{
+    return _mm512_setr_epi32(UTF8_KEEP_1, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2);
+}
+
+/* VPERMB indexes that put UTF-16 unit `first` + k of a 64-byte vector in
+ * the low half of 32-bit lane k and the unit after it in the high half
+ * (unit 32, past the vector, is unit 0 again), low byte first (in either
+ * byte order). */
+#define UNIT_BYTES(k) (2 * (k) | (2 * (k) + 1) << 8 | (2 * (k) + 2) << 16 | (2 * (k) + 3) << 24)
+static inline __m512i spread_units(int first, int big_endian)
+{
+    __m512i index = _mm512_setr_epi32(UNIT_BYTES(0), UNIT_BYTES(1), UNIT_BYTES(2), UNIT_BYTES(3),
+                                      UNIT_BYTES(4), UNIT_BYTES(5), UNIT_BYTES(6), UNIT_BYTES(7),
+                                      UNIT_BYTES(8), UNIT_BYTES(9), UNIT_BYTES(10), UNIT_BYTES(11),
+                                      UNIT_BYTES(12), UNIT_BYTES(13), UNIT_BYTES(14), UNIT_BYTES(15));
+    if (big_endian)
+        index = swap_16(index);
+    return _mm512_add_epi8(index, _mm512_set1_epi8((char)(2 * first)));
+}
+
+/* A value the compiler must keep in a register: built once before a loop,
+ * not again at each use inside it (GCC otherwise broadcasts constants
+ * from general registers in the loop, on the shuffle port). */
+static inline __m512i held(__m512i v)
+{
+    __asm__("" : "+v"(v));
+    return v;
+}
+
+/* The constants of put_utf8_bmp_lanes, held in registers by its caller. */
+typedef struct bmp_lane_constants {
+    __m512i field_offsets, sixteen, keep_1_2, keep_3, marker_base;
+} bmp_lane_constants;
+
+static inline bmp_lane_constants bmp_lane_constants_held(void)
+{
+    bmp_lane_constants c;
+    c.field_offsets = held(_mm512_set1_epi64(UTF8_FIELD_OFFSETS));
+    c.sixteen = held(_mm512_set1_epi16(16));
+    c.keep_1_2 = held(utf8_keep_1_2());
+    c.keep_3 = held(_mm512_set1_epi32(UTF8_KEEP_3));
+    c.marker_base = held(_mm512_set1_epi8((char)0xFE));
+    return c;
+}
+
+/* Writes the UTF-8 of 16 units of the BMP that are no surrogate, each in
+ * the low half of a 32-bit lane: one whole-vector store (`whole`: within
+ * the caller's room, kernels.h), else only the bytes that count.  As
+ * utf8_lanes: the marker bits of each kept byte are FE - 2 * its mask. */
+static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole,
+                                          const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* put_utf8_bmp_lanes for 16 units of which `lead` are lead surrogates
+ * whose trails follow among the units `used`, and `trail` those trails:
+ * a lead's lane holds its trail in the high half (spread_units), from
+ * which it takes the code point 10000 + (lead & 3FF) * 400 + (trail & 3FF)
+ * (Table 3-5) and its 4 bytes (Table 3-6); a trail's lane, and a lane not
+ * used, keeps no byte. */
+static inline uint8_t *put_utf8_paired_lanes(uint8_t *out, __m512i lanes, __mmask16 used,
+                                             __mmask16 lead, __mmask16 trail, int whole,
+                                             const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    keep = _mm512_mask_mov_epi32(keep, lead, _mm512_set1_epi32(UTF8_KEEP_4));
+    keep = _mm512_maskz_mov_epi32(used & (__mmask16)~trail, keep);
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(lanes, 10), _mm512_srli_epi32(lanes, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    lanes = _mm512_mask_add_epi32(lanes, lead, code_point, _mm512_set1_epi32(0x10000));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* Writes the UTF-8 of 32 units below 0800 (Table 3-6: 0xxxxxxx, or
+ * 110yyyyy 10xxxxxx), each unit's bytes lead first in its 16-bit lane:
+ * VPCOMPRESSB keeps every lane's first byte and the second where it is
+ * not zero (only a 2-byte character has one).  One whole-vector store: at
+ * most 64 bytes for the 64 read, within the caller's room (kernels.h). */
+static inline uint8_t *put_utf8_two_byte_units(uint8_t *out, __m512i units, __m512i six_bits_high,
+                                               __m512i two_byte_markers, __m512i second_bytes)
+{
+    __mmask32 longer = _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x80));
+    /* (u >> 6) | (u << 8 & 3F00), then the markers 80C0 */
+    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
+                                            six_bits_high, 0xF8); /* A | (B & C) */
+    __m512i bytes = _mm512_mask_add_epi16(units, longer, two, two_byte_markers);
+    /* the first byte of each lane is at least 00, the second at least 01 */
+    __mmask64 kept = _mm512_cmpge_epu8_mask(bytes, second_bytes);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, bytes));
+    return out + __builtin_popcountll(kept);
+}
+
+/* Writes 16 surrogate pairs, each a lead in a 32-bit lane's low half and
+ * its trail in the high half, as 16 characters of 4 bytes: the code point
+ * 10000 + (lead & 3FF) * 400 + (trail & 3FF) (Table 3-5), then its UTF-8
+ * (Table 3-6).  64 bytes for the 64 read: no compression, one store. */
+static inline uint8_t *put_utf8_pairs(uint8_t *out, __m512i pairs)
+{
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(pairs, 10), _mm512_srli_epi32(pairs, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    code_point = _mm512_add_epi32(code_point, _mm512_set1_epi32(0x10000));
+    _mm512_storeu_si512((void *)out, utf8_lanes(code_point, _mm512_set1_epi32(UTF8_KEEP_4)));
+    return out + 64;
+}
+
+/* A run of ASCII is taken 64 units at a time once ASCII_WINDOW bytes
+ * of it are ahead. */
+#define ASCII_WINDOW 128
+
+/* 1 if the ASCII_WINDOW bytes at src are ASCII UTF-16 units (`bits`: the
+ * bits of a unit above 007F, in the source byte order). */
+static inline int ascii_units(const uint8_t *src, __m512i bits)
+{
+    __m512i any = _mm512_or_si512(_mm512_loadu_si512((const void *)src),
+                                  _mm512_loadu_si512((const void *)(src + 64)));
+    if (ASCII_WINDOW == 256)
+        any = _mm512_ternarylogic_epi32(any, _mm512_loadu_si512((const void *)(src + 128)),
+                                        _mm512_loadu_si512((const void *)(src + 192)), 0xFE); /* A | B | C */
+    return _mm512_test_epi16_mask(any, bits) == 0;
+}
+
+/* A step stores whole vectors while 76 bytes of input are left: its two
+ * stores reach 112 bytes past out (the first 16 units give at most 48),
+ * within the worst case of 38 units, 114 bytes (Table 3-6: 3 per unit). */
+#define UTF16_WHOLE_STORES 76
+
+/* UTF-16 -> UTF-8, 32 units (64 bytes) per step: runs of ASCII 64 units
+ * at a time (ascii_units); 32 units below 0800 by put_utf8_two_byte_units;
+ * 32 units of the BMP with no surrogate, whatever their lengths, by
+ * put_utf8_bmp_lanes; 16 surrogate pairs in a row by put_utf8_pairs; the
+ * rest, BMP and pairs mixed, by put_utf8_paired_lanes, up to the first
+ * unit out of place (D91).  (Always inlined: each caller's constant
+ * `big_endian` then takes its branches out of the loop.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
     const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    const __m512i first_half = held(spread_units(0, big_endian));
+    const __m512i second_half = held(spread_units(16, big_endian));
+    const bmp_lane_constants constants = bmp_lane_constants_held();
+    /* D800..DFFF, in the source byte order */
+    const __m512i surrogate_bits = held(_mm512_set1_epi16(big_endian ? 0x00F8 : (short)0xF800));
+    const __m512i surrogate_value = held(_mm512_set1_epi16(big_endian ? 0x00D8 : (short)0xD800));
+    const __m512i six_bits_high = held(_mm512_set1_epi16(0x3F00));
+    const __m512i two_byte_markers = held(_mm512_set1_epi16((short)0x80C0));
+    const __m512i second_bytes = held(_mm512_set1_epi16(0x0100));
+    const __m512i ascii_bits = held(_mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80));
     while (len - i >= 64) {
-        /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
-        while (narrow && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
-                                       _mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)) != 0)
+        if (len - i >= ASCII_WINDOW && ascii_units(src + i, ascii_bits)) {
+            /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+            do {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+                if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), ascii_bits) != 0)
+                    break;
+                if (big_endian) {
+                    a = _mm512_srli_epi16(a, 8);
+                    b = _mm512_srli_epi16(b, 8);
+                }
+                _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
+                out += 64;
+                i += 128;
+            } while (len - i >= 128);
+            if (len - i < 64)
                 break;
-            if (big_endian) {
-                a = _mm512_srli_epi16(a, 8);
-                b = _mm512_srli_epi16(b, 8);
-            }
-            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
-            out += 64;
-            i += 128;
         }
-        if (len - i < 64)
-            break;
-        __m512i units = _mm512_loadu_si512((const void *)(src + i));
-        if (big_endian)
-            units = swap_16(units);
-        if (_mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800)) == 0) {
-            out = put_utf8_below_800(out, units); /* 32 units below 0800 */
+        __m512i raw = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_test_epi16_mask(raw, surrogate_bits) == 0) { /* 32 units below 0800 */
+            out = put_utf8_two_byte_units(out, big_endian ? swap_16(raw) : raw, six_bits_high,
+                                          two_byte_markers, second_bytes);
             i += 64;
-            narrow = 1;
             continue;
         }
-        narrow = 0;
+        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(_mm512_and_si512(raw, surrogate_bits), surrogate_value);
+        if (surrogate == 0) {
+            int whole = len - i >= UTF16_WHOLE_STORES;
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(first_half, raw), whole,
+                                     &constants);
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(second_half, raw), whole,
+                                     &constants);
+            i += 64;
+            continue;
+        }
+        __m512i units = big_endian ? swap_16(raw) : raw;
+        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFC00FC00)),
+                                    _mm512_set1_epi32((int)0xDC00D800)) == 0xFFFF) {
+            out = put_utf8_pairs(out, units); /* lead, trail, lead, ... */
+            i += 64;
+            continue;
+        }
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
          * else stops the step there, for the scalar reader. */
-        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)), _mm512_set1_epi16((short)0xD800));
         unsigned taken = 32;
-        if (surrogate) {
-            __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-                _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-            __mmask32 trail = surrogate & ~lead;
-            uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
-            if (unpaired)
-                taken = (unsigned)__builtin_ctz(unpaired);
-            if (taken == 0)
-                break;
-        }
+        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
+            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
+        __mmask32 trail = surrogate & ~lead;
+        uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
+        if (unpaired)
+            taken = (unsigned)__builtin_ctz(unpaired);
+        if (taken == 0)
+            break;
         __mmask32 used = first_lanes_32(taken);
-        if (surrogate == 0 &&
-            _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x800)) == 0xFFFFFFFFu)
-            out = put_utf8_from_utf16_three_bytes(out, units); /* taken is 32 */
-        else
-            out = put_utf8_from_utf16(out, units, used, surrogate & used);
+        int whole = len - i >= UTF16_WHOLE_STORES;
+        out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(first_half, raw), (__mmask16)used,
+                                    (__mmask16)(lead & used), (__mmask16)(trail & used), whole, &constants);
+        if (taken > 16)
+            out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(second_half, raw), (__mmask16)(used >> 16),
+                                        (__mmask16)((lead & used) >> 16), (__mmask16)((trail & used) >> 16),
+                                        whole, &constants);
         i += 2 * taken;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
 }
 
 /* The lanes of 16 UTF-32 units that are not scalar values (D90: the
