@@ -177,27 +177,9 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
             continue;
         }
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            size_t run_end = window.run_end;
-            if (reader.i >= reader.scalar_until) {
-                if (block_lookahead_wanted(&lookahead, reader.i, len)) {
-                    size_t span = block_lookahead_span(&lookahead, len);
-                    block_lookahead_extend(&lookahead, span,
-                                           reader.kernel->utf16_bmp_prefix_length(
-                                               src + lookahead.end, span, big_endian,
-                                               to == UTFKIT_MUTF8));
-                }
-                run_end = run_end < lookahead.end ? run_end : lookahead.end;
-                if (lookahead.stopped && run_end - reader.i < UTFKIT_TRANSCODE_BLOCK) {
-                    /* Too little before the next surrogate for a block: as
-                     * after a refusal (readers.h), the steps go on alone for
-                     * a stretch, so that text dense in surrogate pairs is
-                     * not looked ahead at every pair. */
-                    reader.scalar_until = reader.i + reader.stretch;
-                    if (reader.stretch < UTFKIT_SCALAR_STRETCH_MAX)
-                        reader.stretch *= 2;
-                    run_end = window.run_end;
-                }
-            }
+            size_t run_end = block_lookahead_run_end(&reader, &lookahead, window.run_end,
+                                                     reader.kernel->utf16_bmp_prefix_length,
+                                                     to == UTFKIT_MUTF8);
             if (reader.i == run_end || /* at a unit the block must not see */
                 !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
                 window.out = utf16_step(&reader, window.dst, window.out,

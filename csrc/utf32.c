@@ -107,6 +107,14 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
                     : to_utf16 ? reader.kernel->utf32_to_utf16
                                : NULL;
     reader.block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter writes the units
+     * below 10000 (but 0, for MUTF-8), whose UTF-8 is theirs (UTR #26, JVM
+     * spec section 4.4.7), its output cut before anything else
+     * (transcode_blocks_step_cut); the steps take the rest: a
+     * supplementary character (6 bytes), U+0000 (C0 80), errors. */
+    int cut_blocks = to == UTFKIT_CESU8 || to == UTFKIT_MUTF8;
+    if (cut_blocks)
+        reader.blocks = reader.kernel->utf32_to_utf8;
     /* At most 1 output byte per input byte (2 for CESU-8 and MUTF-8: a
      * supplementary unit becomes 6 bytes); 4 bytes from the end, a cut-off
      * unit may become a whole U+FFFD -- where there is one: when len is a
@@ -119,7 +127,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+            if (cut_blocks ? !transcode_blocks_step_cut(&reader, window.dst, &window.out,
+                                                        window.run_end, 4, to == UTFKIT_MUTF8)
+                           : !transcode_blocks_step(&reader, window.dst, &window.out,
+                                                    window.run_end))
                 window.out = utf32_step(&reader, window.dst, window.out,
                                         scalar_run_end(&reader, window.run_end), to);
         }

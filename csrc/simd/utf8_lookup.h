@@ -181,11 +181,56 @@ static const uint8_t utf8_bmp_lookup_current_high[16] = {
     TOO_SHORT | TOO_LARGE,
 };
 
+/* MUTF-8 (JVM spec section 4.4.7) in the tables, for a kernel whose loop
+ * has no room for a separate test of its bytes 00 (x86_avx512.c): the BMP
+ * tables with bit 6 (TOO_LARGE_1000 and OVERLONG_4, which only pairs that
+ * start with a byte F0..FF set: that byte is ill-formed on its own there)
+ * redefined as "the byte before is 00".  Only the high nibble 0 of the
+ * previous byte and its low nibble 0 have it -- together, the byte 00 --
+ * and every high nibble of the byte itself, so that any byte after a 00 is
+ * flagged.  The loop must then see what follows each 00 (a 00 that ends
+ * the text is followed by the zeros that pad the last vector: only the
+ * first of them may be judged), and the text must not be taken to follow
+ * a 00 (the loops' zeros before the text). */
+#define NUL_BEFORE (1u << 6)
+static const uint8_t utf8_mutf_lookup_previous_high[16] = {
+    TOO_LARGE | TOO_LONG | NUL_BEFORE, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS,
+    TOO_LARGE | TOO_SHORT | OVERLONG_2,
+    TOO_LARGE | TOO_SHORT,
+    TOO_LARGE | TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_LARGE | TOO_SHORT,
+};
+
+static const uint8_t utf8_mutf_lookup_previous_low[16] = {
+    TOO_LARGE | CARRY | OVERLONG_3 | OVERLONG_2 | NUL_BEFORE,
+    TOO_LARGE | CARRY | OVERLONG_2,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY | SURROGATE,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+};
+
+static const uint8_t utf8_mutf_lookup_current_high[16] = {
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | NUL_BEFORE,
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_SHORT | TOO_LARGE | NUL_BEFORE,
+};
+
 /* What the scan judges (a constant argument of the always-inlined scan). */
 enum utf8_lookup_form {
     UTF8_LOOKUP_UTF8,         /* Table 3-7 */
     UTF8_LOOKUP_BMP,          /* and no byte F0..FF */
-    UTF8_LOOKUP_BMP_WITHOUT_NUL /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80) */
+    UTF8_LOOKUP_BMP_WITHOUT_NUL, /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80) */
+    UTF8_LOOKUP_MUTF8_TABLES     /* the same, the 00 found by the tables (x86_avx512.c) */
 };
 #endif
 
@@ -199,10 +244,13 @@ typedef struct UTF8_LOOKUP_NAME(utf8_lookup_constants) {
 static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(int form)
 {
     UTF8_LOOKUP_NAME(utf8_lookup_constants) c;
-    int bmp = form != UTF8_LOOKUP_UTF8;
-    c.previous_high = vec_table(bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
-    c.previous_low = vec_table(bmp ? utf8_bmp_lookup_previous_low : utf8_lookup_previous_low);
-    c.current_high = vec_table(bmp ? utf8_bmp_lookup_current_high : utf8_lookup_current_high);
+    int bmp = form != UTF8_LOOKUP_UTF8, mutf8 = form == UTF8_LOOKUP_MUTF8_TABLES;
+    c.previous_high = vec_table(mutf8 ? utf8_mutf_lookup_previous_high
+                                : bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
+    c.previous_low = vec_table(mutf8 ? utf8_mutf_lookup_previous_low
+                               : bmp ? utf8_bmp_lookup_previous_low : utf8_lookup_previous_low);
+    c.current_high = vec_table(mutf8 ? utf8_mutf_lookup_current_high
+                               : bmp ? utf8_bmp_lookup_current_high : utf8_lookup_current_high);
     c.third_byte_floor = vec_splat(0xE0 - 0x80);
     c.fourth_byte_floor = vec_splat(0xF0 - 0x80);
     c.bit_7 = vec_splat(0x80);
@@ -366,7 +414,8 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
 /* A kernel that validates UTF-8 with a loop of its own (x86_avx512.c)
  * defines UTF8_LOOKUP_ADVANCE_ONLY: then utf8_well_formed_bound and
  * utf8_validate are its own, and the tables, the vector rules, the BMP
- * operations and utf8_advance come from here. */
+ * operations and utf8_advance come from here; and UTF8_LOOKUP_OWN_BMP_VALIDATE
+ * when its loop judges CESU-8 and MUTF-8 too (utf8_bmp_validate). */
 #ifndef UTF8_LOOKUP_ADVANCE_ONLY
 size_t UTF8_LOOKUP_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
@@ -379,12 +428,14 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
 }
 #endif
 
+#ifndef UTF8_LOOKUP_OWN_BMP_VALIDATE
 int UTF8_LOOKUP_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
     return (nul_is_ill_formed
                 ? UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP_WITHOUT_NUL)
                 : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP)) == len;
 }
+#endif
 
 /* Non-zero bytes where `input` holds a byte F0..FF (or 00). */
 static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int nul_is_ill_formed)
