@@ -181,8 +181,8 @@ static const uint8_t utf8_bmp_lookup_current_high[16] = {
     TOO_SHORT | TOO_LARGE,
 };
 
-/* MUTF-8 (JVM spec section 4.4.7) in the tables, for a kernel whose loop
- * has no room for a separate test of its bytes 00 (x86_avx512.c): the BMP
+/* MUTF-8 (JVM spec section 4.4.7) in the tables, so that its bytes 00
+ * cost the loops no test of their own: the BMP
  * tables with bit 6 (TOO_LARGE_1000 and OVERLONG_4, which only pairs that
  * start with a byte F0..FF set: that byte is ill-formed on its own there)
  * redefined as "the byte before is 00".  Only the high nibble 0 of the
@@ -229,8 +229,8 @@ static const uint8_t utf8_mutf_lookup_current_high[16] = {
 enum utf8_lookup_form {
     UTF8_LOOKUP_UTF8,         /* Table 3-7 */
     UTF8_LOOKUP_BMP,          /* and no byte F0..FF */
-    UTF8_LOOKUP_BMP_WITHOUT_NUL, /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80) */
-    UTF8_LOOKUP_MUTF8_TABLES     /* the same, the 00 found by the tables (x86_avx512.c) */
+    UTF8_LOOKUP_BMP_WITHOUT_NUL /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80):
+                                   the MUTF-8 tables */
 };
 #endif
 
@@ -244,7 +244,7 @@ typedef struct UTF8_LOOKUP_NAME(utf8_lookup_constants) {
 static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(int form)
 {
     UTF8_LOOKUP_NAME(utf8_lookup_constants) c;
-    int bmp = form != UTF8_LOOKUP_UTF8, mutf8 = form == UTF8_LOOKUP_MUTF8_TABLES;
+    int bmp = form != UTF8_LOOKUP_UTF8, mutf8 = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     c.previous_high = vec_table(mutf8 ? utf8_mutf_lookup_previous_high
                                 : bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
     c.previous_low = vec_table(mutf8 ? utf8_mutf_lookup_previous_low
@@ -335,7 +335,11 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(form);
     const int nul_is_ill_formed = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     vec_t zero = vec_splat(0);
-    vec_t error = zero, before = zero, unfinished = zero;
+    /* What stands for ASCII before a vector (the text's start, a skipped
+     * run): any byte 00..7F is alike to the rules -- but 00 in MUTF-8,
+     * whose tables flag what follows a 00. */
+    const vec_t ascii = nul_is_ill_formed ? vec_splat(' ') : zero;
+    vec_t error = zero, before = ascii, unfinished = zero;
     size_t i = 0, clean = 0;
     /* Ill-formed input stops the scan within 8 steps of its first error
      * (sanitize and count validate first, and dirty text is common there);
@@ -348,14 +352,18 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     /* Two vectors per step: one test skips both when both are ASCII. */
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
-        if (nul_is_ill_formed ? UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(
-                                    vec_min_signed(first, second))
-                              : vec_is_ascii(vec_or(first, second))) {
+        /* (MUTF-8: and no 00 -- tested only when ASCII, so that text
+         * without runs of it pays nothing for the test) */
+        if (vec_is_ascii(vec_or(first, second)) &&
+            (!nul_is_ill_formed ||
+             UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_min_signed(first, second)))) {
             error = vec_or(error, unfinished);
             unfinished = zero;
-            /* Zeros stand for the ASCII before the next vector: for the
-             * rules, every byte 00..7F is alike. */
-            before = zero;
+            /* What follows a 00 that ended the vector before, in MUTF-8,
+             * no rule will see either. */
+            if (nul_is_ill_formed && i != 0 && src[i - 1] == 0)
+                error = vec_or(error, vec_splat(1));
+            before = ascii;
             i += 2 * VEC_BYTES;
             /* A run of ASCII: four vectors per test. */
             if (nul_is_ill_formed) {
@@ -374,9 +382,6 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
             }
             continue;
         } else {
-            if (nul_is_ill_formed) /* a 00 is ASCII to the rules below */
-                error = vec_or(error, vec_or(UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(first),
-                                             UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(second)));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, first, before));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, second, first));
             unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, second);
@@ -396,17 +401,24 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     if (len - i >= VEC_BYTES) {
         vec_t input = vec_load(src + i);
         error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before));
-        if (nul_is_ill_formed)
-            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input));
         before = input;
         i += VEC_BYTES;
     }
-    /* The rest, padded with zeros (ASCII): a character the end cuts off is
-     * then a lead followed by ASCII, which the pair rules reject.  (The
-     * padding is no 00 of the text: those are looked for in the bytes.) */
-    vec_t last = vec_load_partial(src + i, len - i);
+    /* The rest, padded with ASCII: a character the end cuts off is then a
+     * lead followed by ASCII, which the pair rules reject.  (Zeros, but
+     * spaces in MUTF-8, whose tables would take the padding's zeros for
+     * 00s of the text.) */
+    vec_t last;
+    if (nul_is_ill_formed) {
+        uint8_t padded[VEC_BYTES];
+        memset(padded, ' ', sizeof padded);
+        memcpy(padded, src + i, len - i);
+        last = vec_load(padded);
+    } else {
+        last = vec_load_partial(src + i, len - i);
+    }
     error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
-    if (!vec_any(error) && !(nul_is_ill_formed && len > i && memchr(src + i, 0, len - i) != NULL))
+    if (!vec_any(error))
         return len;
     return locate ? utf8_lookup_boundary_before(src, clean) : 0;
 }

@@ -280,7 +280,7 @@ static inline void utf8_census_fold_avx512(vec_t counts, vec_t *low, vec_t *high
 }
 
 /* len if src[0..len) is well-formed (as UTF-8, or the restricted UTF-8
- * that `form` names: UTF8_LOOKUP_BMP for CESU-8, UTF8_LOOKUP_MUTF8_TABLES
+ * that `form` names: UTF8_LOOKUP_BMP for CESU-8, UTF8_LOOKUP_BMP_WITHOUT_NUL
  * for MUTF-8, utf8_lookup.h); otherwise, with `locate`, a character
  * boundary p < len with src[0..p) well-formed (kernels.h,
  * utf8_well_formed_bound), and without it some p < len.  With `census`,
@@ -292,7 +292,7 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
                                                                       utf8_census *census, int form)
 {
     const utf8_lookup_constants_avx512 c = utf8_lookup_setup_form_avx512(form);
-    const int mutf8 = form == UTF8_LOOKUP_MUTF8_TABLES;
+    const int mutf8 = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     const vec_t zero = vec_splat(0), weights = vec_table(utf8_census_weights);
     /* What stands before the text for the rules: ASCII, as any byte 00..7F
      * is to them -- but no 00 in MUTF-8, whose tables flag what follows a
@@ -451,7 +451,7 @@ int utf8_validate_avx512(const uint8_t *src, size_t len)
  * flag what follows a 00 too. */
 int utf8_bmp_validate_avx512(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
-    return (nul_is_ill_formed ? utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_MUTF8_TABLES)
+    return (nul_is_ill_formed ? utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_BMP_WITHOUT_NUL)
                               : utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_BMP)) == len;
 }
 
