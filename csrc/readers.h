@@ -84,7 +84,7 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
 #define UTFKIT_SCALAR_STRETCH_MAX 256
 
 /* The bounds of text_reader.block_span (transcode_blocks_step_cut). */
-#define UTFKIT_CUT_SPAN_MIN 256
+#define UTFKIT_CUT_SPAN_MIN 64
 #define UTFKIT_CUT_SPAN_MAX 16384
 
 /* What a reader's steps share: the input, where they are in it, how errors
@@ -196,7 +196,11 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step_cut(text_reader *reader, u
     size_t written;
     size_t consumed = reader->blocks(reader->src + at, span, reader->block_byte_orders, dst + *out,
                                      &written);
-    size_t right = reader->kernel->utf8_bmp_prefix_length(dst + *out, written, nul_is_ill_formed);
+    /* A byte of output per unit is ASCII throughout: CESU-8 as it is. */
+    size_t right = !nul_is_ill_formed && written == consumed / unit_bytes
+                       ? written
+                       : reader->kernel->utf8_bmp_prefix_length(dst + *out, written,
+                                                                nul_is_ill_formed);
     int cut = right < written;
     if (cut) {
         consumed = unit_bytes * reader->kernel->utf8_code_points(dst + *out, right);
@@ -235,12 +239,11 @@ static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(const text_reader *reader, siz
  *
  * Some readers may hand a kernel's block converter only part of their text:
  * CESU-8 and MUTF-8 (cesu8.c) only stretches with no byte F0..FF (nor 00),
- * UTF-16 into them (utf16.c) only units that are no surrogate (nor 0000),
- * UTF-32 into them (utf32.c) only units below 10000 (nor 0) -- where the
- * UTF-8 the blocks read or write is right for the form.  The
- * reader looks ahead with a kernel function for the next place the blocks
- * must not see, a bounded span at a time, and gives the blocks the text up
- * to there. */
+ * where the UTF-8 the blocks read is right for the form.  The reader looks
+ * ahead with a kernel function for the next place the blocks must not see,
+ * a bounded span at a time, and gives the blocks the text up to there.
+ * (Into those forms, the writers cut the blocks' output instead:
+ * transcode_blocks_step_cut.) */
 
 /* How far a reader looks ahead at a time (while the span is in cache for
  * the block that reads it next). */
@@ -283,40 +286,6 @@ static UTFKIT_ALWAYS_INLINE void block_lookahead_extend(block_lookahead *lookahe
 {
     lookahead->end += right;
     lookahead->stopped = right < span;
-}
-
-/* A kernel function that finds how far the blocks may go from src
- * (kernels.h: utf16_bmp_prefix_length, utf32_bmp_prefix_length). */
-typedef size_t (*utfkit_bmp_prefix)(const uint8_t *src, size_t len, int big_endian,
-                                    int nul_is_ill_formed);
-
-/* Where the step at reader->i may hand text to the blocks up to: run_end,
- * cut at the next place the blocks must not see, found ahead by `prefix`
- * (with lookahead, reader->big_endian and nul_is_ill_formed).  Too little
- * before that place for a block counts as a refusal (transcode_blocks_step):
- * the steps go on alone for a stretch, so that text dense in such places
- * (surrogate pairs, say) is not looked ahead at each one. */
-static UTFKIT_ALWAYS_INLINE size_t block_lookahead_run_end(text_reader *reader,
-                                                           block_lookahead *lookahead,
-                                                           size_t run_end, utfkit_bmp_prefix prefix,
-                                                           int nul_is_ill_formed)
-{
-    if (reader->i < reader->scalar_until)
-        return run_end;
-    if (block_lookahead_wanted(lookahead, reader->i, reader->len)) {
-        size_t span = block_lookahead_span(lookahead, reader->len);
-        block_lookahead_extend(lookahead, span,
-                               prefix(reader->src + lookahead->end, span, reader->big_endian,
-                                      nul_is_ill_formed));
-    }
-    size_t end = run_end < lookahead->end ? run_end : lookahead->end;
-    if (lookahead->stopped && end - reader->i < UTFKIT_TRANSCODE_BLOCK) {
-        reader->scalar_until = reader->i + reader->stretch;
-        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
-            reader->stretch *= 2;
-        return run_end;
-    }
-    return end;
 }
 
 #endif /* UTFKIT_READERS_H */

@@ -152,14 +152,14 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
                     : to_utf32 ? reader.kernel->utf16_to_utf32
                                : NULL;
     reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
-    /* To CESU-8 and MUTF-8, the UTF-8 block converter takes the units that
-     * are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
-     * (UTR #26, JVM spec section 4.4.7); the steps take the rest. */
-    int bmp_blocks = (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) &&
-                     reader.kernel->utf16_bmp_prefix_length != NULL;
-    if (bmp_blocks)
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter writes the units
+     * that are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
+     * (UTR #26, JVM spec section 4.4.7), its output cut before anything
+     * else (transcode_blocks_step_cut); the steps take the rest: a
+     * surrogate pair (6 bytes), U+0000 (C0 80), lone surrogates, errors. */
+    int cut_blocks = to == UTFKIT_CESU8 || to == UTFKIT_MUTF8;
+    if (cut_blocks)
         reader.blocks = reader.kernel->utf16_to_utf8;
-    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
     /* At most 2 output bytes per input byte; 4 bytes from the end, a
      * cut-off unit may become a whole U+FFFD. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
@@ -167,25 +167,13 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
-        if (!bmp_blocks) {
-            while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-                if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
-                    window.out = utf16_step(&reader, window.dst, window.out,
-                                            scalar_run_end(&reader, window.run_end), to);
-            }
-            reader.i = sink_window_close(sink, &window, reader.i, to);
-            continue;
-        }
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            size_t run_end = block_lookahead_run_end(&reader, &lookahead, window.run_end,
-                                                     reader.kernel->utf16_bmp_prefix_length,
-                                                     to == UTFKIT_MUTF8);
-            if (reader.i == run_end || /* at a unit the block must not see */
-                !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
+            if (cut_blocks ? !transcode_blocks_step_cut(&reader, window.dst, &window.out,
+                                                        window.run_end, 2, to == UTFKIT_MUTF8)
+                           : !transcode_blocks_step(&reader, window.dst, &window.out,
+                                                    window.run_end))
                 window.out = utf16_step(&reader, window.dst, window.out,
-                                        reader.i == run_end ? window.run_end
-                                                            : scalar_run_end(&reader, run_end),
-                                        to);
+                                        scalar_run_end(&reader, window.run_end), to);
         }
         reader.i = sink_window_close(sink, &window, reader.i, to);
     }

@@ -26,6 +26,8 @@
  *                                 zero (v has one)
  *     vec_is_ascii(v)             1 if every byte of v is 00..7F
  *     vec_min_signed(a, b)        the minimum per byte, as signed bytes
+ *     vec_min_unsigned(a, b), vec_max_unsigned(a, b)
+ *                                 the minimum / maximum per byte, as unsigned bytes
  *
  * and names the kernel:
  *
@@ -459,21 +461,27 @@ static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int
 
 /* The first byte F0..FF (or 00, with nul_is_ill_formed) of src[0..len),
  * or len: where a BMP-only stretch of UTF-8 must end.  Four vectors per
- * test, as the ASCII runs of the scan. */
+ * test, folded by their unsigned maximum (a byte F0..FF is there if the
+ * maximum is one) and minimum (a 00 if the minimum is one): the writers
+ * into CESU-8 and MUTF-8 run this over every block's output (readers.h,
+ * transcode_blocks_step_cut). */
 static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(
     const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
+    const vec_t above_bmp_lead = vec_splat(0xEF), one = vec_splat(1);
     size_t i = 0;
-    while (len - i >= 4 * VEC_BYTES &&
-           !vec_any(vec_or(
-               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed),
-                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + VEC_BYTES),
-                                                                  nul_is_ill_formed)),
-               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 2 * VEC_BYTES),
-                                                                  nul_is_ill_formed),
-                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 3 * VEC_BYTES),
-                                                                  nul_is_ill_formed)))))
+    while (len - i >= 4 * VEC_BYTES) {
+        vec_t a = vec_load(src + i), b = vec_load(src + i + VEC_BYTES);
+        vec_t c = vec_load(src + i + 2 * VEC_BYTES), d = vec_load(src + i + 3 * VEC_BYTES);
+        vec_t found = vec_subs(vec_max_unsigned(vec_max_unsigned(a, b), vec_max_unsigned(c, d)),
+                               above_bmp_lead);
+        if (nul_is_ill_formed)
+            found = vec_or(found, vec_subs(one, vec_min_unsigned(vec_min_unsigned(a, b),
+                                                                 vec_min_unsigned(c, d))));
+        if (vec_any(found))
+            break;
         i += 4 * VEC_BYTES;
+    }
     for (; len - i >= VEC_BYTES; i += VEC_BYTES) {
         vec_t foreign =
             UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed);

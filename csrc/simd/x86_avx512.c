@@ -89,6 +89,8 @@ static inline size_t vec_first_nonzero(vec_t v)
 }
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
+static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm512_min_epu8(a, b); }
+static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm512_max_epu8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
 /* validation (UTF-8, CESU-8 and MUTF-8): this file's own loop, below */
@@ -141,7 +143,6 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 #define UTF_LENGTHS_NO_UTF8
 #define UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH
 #include "utf_lengths.h"
-#include "utf16_bmp_prefix.h"
 
 /* utf_lengths.h's sum (3 per unit, less 1 for each unit below 0080, below
  * 0800 and each surrogate) in five instructions per 32 units: the top five
