@@ -35,16 +35,28 @@ static UTFKIT_ALWAYS_INLINE int four_units_have_no_surrogate(uint64_t units)
     return ((t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull) == 0;
 }
 
+/* 1 if one of the four 16-bit lanes is 0000 (U+0000, which MUTF-8 writes
+ * as C0 80). */
+static UTFKIT_ALWAYS_INLINE int four_units_have_nul(uint64_t units)
+{
+    return ((units - 0x0001000100010001ull) & ~units & 0x8000800080008000ull) != 0;
+}
+
 /* Length in units of the run at src[0..n_bytes) of units that are ASCII
- * (ascii_only) or that are not surrogates. */
+ * (ascii_only; and not 0000 with nul_is_ill_formed) or that are not
+ * surrogates. */
 static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n_bytes,
-                                                    int big_endian, int ascii_only)
+                                                    int big_endian, int ascii_only,
+                                                    int nul_is_ill_formed)
 {
     size_t k = 0;
     for (; n_bytes - 2 * k >= 8; k += 4) {
         uint64_t units = four_units(src + 2 * k, big_endian);
         if (ascii_only) {
-            if (units & 0xFF80FF80FF80FF80ull)
+            /* 01..7F: a unit less 1 is below 0080 too (0000 less 1 is
+             * FFFF; a lane borrows only from a 0000 below it) */
+            if (((nul_is_ill_formed ? units | (units - 0x0001000100010001ull) : units) &
+                 0xFF80FF80FF80FF80ull) != 0)
                 break;
         } else if (!four_units_have_no_surrogate(units)) {
             break;
@@ -52,7 +64,8 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n
     }
     for (; n_bytes - 2 * k >= 2; k++) {
         uint32_t unit = load16(src + 2 * k, big_endian);
-        if (ascii_only ? unit >= 0x80 : (unit >= 0xD800 && unit <= 0xDFFF))
+        if (ascii_only ? unit >= 0x80 || (nul_is_ill_formed && unit == 0)
+                       : (unit >= 0xD800 && unit <= 0xDFFF))
             break;
     }
     return k;
@@ -67,11 +80,13 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(text_reader *reader, uint8_t *dst,
     const uint8_t *src = reader->src;
     size_t len = reader->len, at = reader->i;
     int big_endian = reader->big_endian;
-    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16) {
-        /* Four units that are not surrogates go to UTF-8 without a branch
-         * per unit. */
+    int modified = to == UTFKIT_MUTF8; /* U+0000 is C0 80 (JVM spec section 4.4.7) */
+    if (form_is_8_bit(to) && run_end - at >= 16) {
+        /* Four units that are not surrogates (nor 0000, in MUTF-8) go to
+         * UTF-8 without a branch per unit. */
         uint64_t units = four_units(src + at, big_endian);
-        if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0) {
+        if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0 &&
+            !(modified && four_units_have_nul(units))) {
             for (int k = 0; k < 4; k++)
                 out = put_utf8_bmp_wide(dst, out, (uint32_t)(units >> (16 * k)) & 0xFFFF);
             reader->i = at + 8;
@@ -81,10 +96,11 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(text_reader *reader, uint8_t *dst,
     /* A run is tried only where one starts: that costs text without runs
      * (Cyrillic to UTF-8, say) one comparison per unit. */
     int ascii_only = form_is_8_bit(to);
-    if (to != UTFKIT_MUTF8 && run_end - at >= 16 && /* MUTF-8 rewrites U+0000 */
-        (ascii_only ? load16(src + at, big_endian) < 0x80
+    if (run_end - at >= 16 &&
+        (ascii_only ? load16(src + at, big_endian) < 0x80 &&
+                          !(modified && load16(src + at, big_endian) == 0)
                     : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
-        size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only);
+        size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only, modified);
         if (run != 0) {
             reader->i = at + 2 * run;
             if (ascii_only) {

@@ -8,15 +8,16 @@
 
 
 /* Length in units of the run at src[0..n_bytes) of units the destination
- * takes without decoding: ASCII for UTF-8, BMP scalar values for UTF-16,
- * any scalar value for UTF-32. */
+ * takes without decoding: ASCII for UTF-8 (but 0 for MUTF-8, which writes
+ * U+0000 as C0 80), BMP scalar values for UTF-16, any scalar value for
+ * UTF-32. */
 static UTFKIT_ALWAYS_INLINE size_t utf32_simple_run(const uint8_t *src, size_t n_bytes,
                                                     int big_endian, int to)
 {
     size_t k = 0;
     for (; n_bytes - 4 * k >= 4; k++) {
         uint32_t unit = load32(src + 4 * k, big_endian);
-        int simple = form_is_8_bit(to) ? unit < 0x80
+        int simple = form_is_8_bit(to) ? unit < 0x80 && !(to == UTFKIT_MUTF8 && unit == 0)
                    : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE)
                        ? (unit < 0xD800 || (unit > 0xDFFF && unit < 0x10000))
                        : (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF));
@@ -34,12 +35,14 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(text_reader *reader, uint8_t *dst,
     const uint8_t *src = reader->src;
     size_t len = reader->len, at = reader->i;
     int big_endian = reader->big_endian;
-    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
-        /* Four BMP scalar values go to UTF-8 without a branch per unit. */
+    if (form_is_8_bit(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
+        /* Four BMP scalar values (but U+0000, in MUTF-8) go to UTF-8
+         * without a branch per unit. */
         uint32_t units[4], wide = 0, high = 0;
         for (int k = 0; k < 4; k++) {
             units[k] = load32(src + at + 4 * k, big_endian);
-            wide |= units[k] >= 0x10000 || (units[k] & 0xF800) == 0xD800;
+            wide |= units[k] >= 0x10000 || (units[k] & 0xF800) == 0xD800 ||
+                    (to == UTFKIT_MUTF8 && units[k] == 0);
             high |= units[k];
         }
         if (!wide && high >= 0x80) {
@@ -50,7 +53,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(text_reader *reader, uint8_t *dst,
         }
     }
     /* A run is tried only where one starts (it needs a second simple unit). */
-    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY && to != UTFKIT_MUTF8 &&
+    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY &&
         utf32_simple_run(src + at, 8, big_endian, to) == 2) {
         size_t run = utf32_simple_run(src + at, run_end - at, big_endian, to);
         if (run != 0) {
