@@ -29,10 +29,11 @@
  * the first unit that is not a scalar value (surrogates, units above
  * 10FFFF) so that every error goes to the scalar readers.  Stores stay
  * within the room kernels.h gives a block (the worst case of its input):
- * the UTF-8 and UTF-16 -> UTF-8 blocks mask every store to the bytes
- * produced; the blocks from UTF-32 and UTF-16 -> UTF-32 store whole
- * vectors within the room, and only the bytes produced after the last
- * whole vector.
+ * the UTF-16 -> UTF-8 and UTF-8 -> UTF-32 blocks mask every store to the
+ * bytes produced, as do the UTF-8 -> UTF-16 blocks for 4-byte characters;
+ * the other UTF-8 -> UTF-16 blocks (at most 2 bytes per byte read) and the
+ * blocks from UTF-32 and UTF-16 -> UTF-32 store whole vectors within the
+ * room, and only the bytes produced after the last whole vector.
  */
 #include "../kernels.h"
 
@@ -262,7 +263,11 @@ static inline __m512i interleave_utf32(__m512i byte_index, int first, int big_en
  * zzzzyyyy -- four bits of the byte before and four of the one before
  * that (Table 3-6), where those belong to the same character.  The low
  * and high bytes of the characters are then compressed out and
- * interleaved into code units. */
+ * interleaved into code units.  The UTF-16 stores are whole vectors: what
+ * came before the block is at most 2 bytes per byte read, and each vector
+ * ends within that bound for the block's 64 bytes (the room kernels.h
+ * gives); masked stores cost more there.  (For UTF-32 the masked stores
+ * measured faster.) */
 static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t continuation,
                                      size_t consumed, int big_endian, int utf16,
                                      __m512i byte_index)
@@ -285,10 +290,10 @@ static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t conti
     unsigned characters = (unsigned)__builtin_popcountll(last_bytes);
     if (utf16) {
         __m512i units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 0, big_endian), high);
-        _mm512_mask_storeu_epi16(out, first_lanes_32(characters), units);
+        _mm512_storeu_si512((void *)out, units);
         if (characters > 32) {
             units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 32, big_endian), high);
-            _mm512_mask_storeu_epi16(out + 64, first_lanes_32(characters - 32), units);
+            _mm512_storeu_si512((void *)(out + 64), units);
         }
         return out + 2 * characters;
     }
@@ -390,15 +395,148 @@ static inline size_t put_two_byte_block(uint8_t **out, __m512i block, uint64_t n
         if (big_endian)
             unit = swap_16(unit);
         unsigned count = (unsigned)__builtin_popcount(kept);
-        _mm512_mask_storeu_epi16(*out, first_lanes_32(count), unit);
+        /* a whole vector: 64 bytes from out, which is at most 2 bytes per
+         * byte read before this half of the block (put_bmp_block) */
+        _mm512_storeu_si512((void *)*out, unit);
         *out += 2 * count;
     }
     return consumed;
 }
 
-/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* Any well-formed block of characters of 1 to 3 bytes (U+0000..FFFF) is
+ * converted with a fixed stride, as in Clausecker & Lemire's design: it
+ * takes all 64 bytes but the lead of a character cut by the block's end,
+ * and that is found from the last two bytes alone (a lead C0..FF in byte
+ * 63, or E0..FF in byte 62), so the next block's address waits on a byte
+ * load, not on the block's masks.  The block is checked against Table 3-7
+ * with 64-bit masks: of non-ASCII bytes, of continuation bytes (10xxxxxx),
+ * and of bit 5 (a shift and VPMOVB2M), which with the others marks the leads
+ * of 3 or more bytes (111xxxxx) and, in continuation bytes, A0..BF; one VPERMB
+ * by each lead's low six bits gives what its second byte must be
+ * (lead_rules).  The characters are then decoded at their last bytes
+ * (put_bmp_block). */
+
+/* Byte k of the table is for the leads whose low six bits are k (C0 + k):
+ * bit 7 set, the second byte must be A0..BF (E0: Table 3-7 row E0, no
+ * overlong form); bit 6 set, 80..9F (ED: no surrogate).  Both set, no
+ * second byte will do: C0 and C1 (overlong, no row in Table 3-7) and
+ * F0..FF (4 bytes or none: not in this step). */
+static inline __m512i lead_rules(void)
+{
+    return _mm512_set_epi8(
+        -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, /* F0..FF */
+        0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -128, /* EF..E0: ED, E0 */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -64, -64); /* C1, C0 */
+}
+
+/* Bit 7 - shift of each byte of v, as a mask: the top bit after a shift
+ * left by `shift` (within 16-bit lanes: what crosses into the next byte
+ * lands in its low bits, never in its top bit). */
+static inline uint64_t byte_bit(__m512i v, unsigned shift)
+{
+    return (uint64_t)_mm512_movepi8_mask(_mm512_slli_epi16(v, shift));
+}
+
+/* Whether the block, from a character boundary, is well-formed (Table 3-7)
+ * up to the lead of a character its end cuts, with no character of 4
+ * bytes.  The continuation bytes must be exactly those the leads ask for
+ * (11xxxxxx one, 111xxxxx two more; a lead in byte 62 or 63 asks for bytes
+ * past the block, which are not checked and not taken), and every second
+ * byte must be in the range its lead's row asks for. */
+static inline int bmp_stride_is_well_formed(__m512i block, uint64_t non_ascii,
+                                            uint64_t continuation, uint64_t bit_5)
+{
+    uint64_t leads = non_ascii & ~continuation;
+    uint64_t three = leads & bit_5;
+    uint64_t expected = leads << 1 | three << 2;
+    __m512i rules = _mm512_permutexvar_epi8(block, lead_rules());
+    uint64_t needs_high = byte_bit(rules, 0) & leads;
+    uint64_t needs_low = byte_bit(rules, 1) & leads;
+    uint64_t out_of_range = (needs_high << 1 & ~bit_5) | (needs_low << 1 & bit_5);
+    return ((expected ^ continuation) | out_of_range) == 0;
+}
+
+/* The bytes such a block takes: 64, less the bytes of the character its
+ * end cuts (a lead in byte 63, or a lead of 3 bytes in byte 62). */
+static inline size_t bmp_stride(const uint8_t *block)
+{
+    return 64 - (size_t)(block[63] >= 0xC0) - 2 * (size_t)(block[62] >= 0xE0);
+}
+
+/* Writes 64 ASCII bytes as 64 code units: whole vectors, aligned or not. */
+static inline uint8_t *put_ascii(uint8_t *out, __m512i block, int big_endian, int utf16)
+{
+    if (utf16) {
+        __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+        __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
+        if (big_endian) {
+            low = swap_16(low);
+            high = swap_16(high);
+        }
+        _mm512_storeu_si512((void *)out, low);
+        _mm512_storeu_si512((void *)(out + 64), high);
+        return out + 128;
+    }
+    for (int quarter = 0; quarter < 4; quarter++) {
+        __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+        if (big_endian)
+            units = swap_32(units);
+        _mm512_storeu_si512((void *)(out + 64 * quarter), units);
+        block = _mm512_alignr_epi32(block, block, 4);
+    }
+    return out + 256;
+}
+
+/* After a block of ASCII, while the next ones are ASCII too: a run of ASCII
+ * is bound by its stores (2 or 4 bytes per byte read), and a 64-byte store
+ * that straddles two cache lines costs about two.  So when the next block
+ * is ASCII as well, first the few characters that bring the output to a
+ * 64-byte boundary are written (one masked store inside a line), and then
+ * whole blocks with aligned stores.  (When dst is not aligned to the unit,
+ * nor is any output, and the run goes on unaligned.)  Returns where the run
+ * ends. */
+static inline size_t put_ascii_run(const uint8_t *src, size_t len, size_t i, uint8_t **out,
+                                   int big_endian, int utf16)
+{
+    const unsigned unit = utf16 ? 2 : 4;
+    unsigned misalign = (unsigned)((uintptr_t)*out & 63);
+    if (len - i < 64 || misalign % unit != 0)
+        return i;
+    __m512i block = _mm512_loadu_si512((const void *)(src + i));
+    if (_mm512_movepi8_mask(block) != 0)
+        return i;
+    if (misalign != 0) {
+        unsigned characters = (64 - misalign) / unit; /* at most 32 (UTF-16) or 16 */
+        if (utf16) {
+            __m512i units = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+            if (big_endian)
+                units = swap_16(units);
+            _mm512_mask_storeu_epi16(*out, first_lanes_32(characters), units);
+        } else {
+            __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+            if (big_endian)
+                units = swap_32(units);
+            _mm512_mask_storeu_epi32(*out, first_lanes_16(characters), units);
+        }
+        *out += unit * characters;
+        i += characters;
+    }
+    while (len - i >= 64) {
+        block = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_movepi8_mask(block) != 0)
+            break;
+        *out = put_ascii(*out, block, big_endian, utf16);
+        i += 64;
+    }
+    return i;
+}
+
+/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step.  (Inlined
+ * into each caller, so that the byte order and the form are constants.) */
+static inline __attribute__((always_inline)) size_t
+utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written,
+              int utf16)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -408,28 +546,9 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         __m512i block = _mm512_loadu_si512((const void *)(src + i));
         uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
         if (non_ascii == 0) { /* 64 characters of one byte each */
-            if (utf16) {
-                __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
-                __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
-                if (big_endian) {
-                    low = swap_16(low);
-                    high = swap_16(high);
-                }
-                _mm512_storeu_si512((void *)out, low);
-                _mm512_storeu_si512((void *)(out + 64), high);
-                out += 128;
-            } else {
-                for (int quarter = 0; quarter < 4; quarter++) {
-                    __m128i part = _mm512_castsi512_si128(block);
-                    __m512i units = _mm512_cvtepu8_epi32(part);
-                    if (big_endian)
-                        units = swap_32(units);
-                    _mm512_storeu_si512((void *)(out + 64 * quarter), units);
-                    block = _mm512_alignr_epi32(block, block, 4);
-                }
-                out += 256;
-            }
+            out = put_ascii(out, block, big_endian, utf16);
             i += 64;
+            i = put_ascii_run(src, len, i, &out, big_endian, utf16);
             continue;
         }
         size_t consumed;
@@ -461,6 +580,13 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                 i += two_byte_block;
                 continue;
             }
+        }
+        uint64_t bit_5 = byte_bit(block, 2);
+        if (bmp_stride_is_well_formed(block, non_ascii, continuation, bit_5)) {
+            consumed = bmp_stride(src + i);
+            out = put_bmp_block(out, block, continuation, consumed, big_endian, utf16, byte_index);
+            i += consumed;
+            continue;
         }
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;

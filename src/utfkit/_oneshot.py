@@ -517,7 +517,13 @@ def transcode_partial(
     ``final=False`` an unfinished character at the end of `data` is left
     unconsumed, to be passed again with the input that follows.  A strict
     error raises as ``transcode`` does, with positions in this call's `data`,
-    once the text before it has been converted.
+    once the text before it has been converted -- but for a WTF-8 pair
+    written as two 3-byte sequences (ill-formed at the trail, WTF-8 section
+    4.3), which the call that starts at the lead raises, with the lead's
+    output written to `out` (a call that consumed the lead would leave the
+    next one a lone, well-formed trail).  Into WTF-8 with ``ignore``, no call
+    ends in a lone lead surrogate that a trail after dropped bytes joins
+    (WTF-8 section 6.1).
 
     The byte-order-mark forms (``utf-16``, ``utf-32``, ``utf-8-sig``) are
     refused (ValueError): their byte order is decided once for a whole
