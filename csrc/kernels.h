@@ -173,12 +173,6 @@ typedef struct utfkit_kernel {
     /* The position of the first byte F0..FF (or 00) of src[0..len), or len. */
     size_t (*utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed);
 
-    /* Bytes of the len / 2 UTF-16 units of src before the first surrogate
-     * (or 0000): where the UTF-16 -> UTF-8 block may write CESU-8 (MUTF-8).
-     * NULL where the kernel has no such block. */
-    size_t (*utf16_bmp_prefix_length)(const uint8_t *src, size_t len, int big_endian,
-                                      int nul_is_ill_formed);
-
     /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
     utfkit_transcode_block utf8_to_utf16;
     utfkit_transcode_block utf8_to_utf32;
@@ -268,12 +262,6 @@ int utf16_copy_if_well_formed_avx2(const uint8_t *src, size_t len, int big_endia
 int utf16_validate_utf8_length_avx512(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_avx512(const uint8_t *src, size_t len, int big_endian);
 int utf16_copy_if_well_formed_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
-#define UTFKIT_DECLARE_UTF16_BMP(suffix)                                                 \
-    size_t utf16_bmp_prefix_length_##suffix(const uint8_t *src, size_t len, int big_endian, \
-                                            int nul_is_ill_formed);
-UTFKIT_DECLARE_UTF16_BMP(sse4)
-UTFKIT_DECLARE_UTF16_BMP(avx2)
-UTFKIT_DECLARE_UTF16_BMP(avx512)
 UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)

@@ -83,6 +83,10 @@ void utf8_well_formed_into(const uint8_t *src, size_t len, utfkit_sink *sink, in
 #define UTFKIT_SCALAR_STRETCH_MIN 4
 #define UTFKIT_SCALAR_STRETCH_MAX 256
 
+/* The bounds of text_reader.block_span (transcode_blocks_step_cut). */
+#define UTFKIT_CUT_SPAN_MIN 64
+#define UTFKIT_CUT_SPAN_MAX 16384
+
 /* What a reader's steps share: the input, where they are in it, how errors
  * are handled and what stopped them, and the active kernel's block
  * converter into the destination form. */
@@ -101,13 +105,14 @@ typedef struct text_reader {
     int block_byte_orders;
     size_t scalar_until; /* after a refusal, the scalar steps go on up to here */
     size_t stretch;      /* the next stretch after a refusal */
+    size_t block_span;   /* how much a block whose output may be cut is given (below) */
 } text_reader;
 
 static UTFKIT_ALWAYS_INLINE text_reader text_reader_over(const uint8_t *src, size_t len,
                                                          int errors, int big_endian)
 {
     text_reader reader = {src, len, 0, errors, big_endian, UTFKIT_OK, 0, utfkit_kernel_active(),
-                          NULL, 0, 0, UTFKIT_SCALAR_STRETCH_MIN};
+                          NULL, 0, 0, UTFKIT_SCALAR_STRETCH_MIN, UTFKIT_CUT_SPAN_MAX};
     return reader;
 }
 
@@ -164,6 +169,63 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(text_reader *reader, uint8
     return 1;
 }
 
+/* transcode_blocks_step for UTF-16 or UTF-32 (units of `unit_bytes`) into
+ * CESU-8 or MUTF-8 (nul_is_ill_formed) on the UTF-16/UTF-32 -> UTF-8
+ * blocks.  Their output is right for these forms up to its first byte
+ * F0..FF -- the 4-byte sequence of a supplementary character, which these
+ * forms write as two 3-byte surrogate sequences (UTR #26 section 2) -- or,
+ * for MUTF-8, 00 (U+0000, written C0 80: JVM spec section 4.4.7): the
+ * output is cut there, by the kernel's utf8_bmp_prefix_length, and the
+ * input with it (before the cut, each unit was one character, so the units
+ * consumed are the characters written).  Looking at the output, in cache
+ * and at most 3/4 of the input's size from UTF-32, costs less than looking
+ * ahead in the input.  A block is given at most reader->block_span bytes,
+ * so that the work after a cut, thrown away, stays small: the span halves
+ * at each cut and doubles after a block that is not cut.  The character at
+ * the cut goes to the scalar step; a cut that leaves less than a block
+ * counts as a refusal. */
+static UTFKIT_ALWAYS_INLINE int transcode_blocks_step_cut(text_reader *reader, uint8_t *dst,
+                                                          size_t *out, size_t run_end,
+                                                          size_t unit_bytes, int nul_is_ill_formed)
+{
+    size_t at = reader->i;
+    if (reader->blocks == NULL || at < reader->scalar_until ||
+        run_end - at < UTFKIT_TRANSCODE_BLOCK)
+        return 0;
+    size_t span = run_end - at < reader->block_span ? run_end - at : reader->block_span;
+    size_t written;
+    size_t consumed = reader->blocks(reader->src + at, span, reader->block_byte_orders, dst + *out,
+                                     &written);
+    /* A byte of output per unit is ASCII throughout: CESU-8 as it is. */
+    size_t right = !nul_is_ill_formed && written == consumed / unit_bytes
+                       ? written
+                       : reader->kernel->utf8_bmp_prefix_length(dst + *out, written,
+                                                                nul_is_ill_formed);
+    int cut = right < written;
+    if (cut) {
+        consumed = unit_bytes * reader->kernel->utf8_code_points(dst + *out, right);
+        written = right;
+        if (reader->block_span > UTFKIT_CUT_SPAN_MIN)
+            reader->block_span /= 2;
+    } else if (reader->block_span < UTFKIT_CUT_SPAN_MAX) {
+        reader->block_span *= 2;
+    }
+    reader->i = at + consumed;
+    *out += written;
+    if (consumed == 0 || (cut && consumed < UTFKIT_TRANSCODE_BLOCK)) {
+        /* a refusal, or as good as one (text dense in what the blocks must
+         * not write) */
+        reader->scalar_until = reader->i + reader->stretch;
+        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
+            reader->stretch *= 2;
+        return consumed != 0;
+    }
+    reader->stretch = UTFKIT_SCALAR_STRETCH_MIN;
+    if (cut) /* the character at the cut is the scalar step's */
+        reader->scalar_until = reader->i + 1;
+    return 1;
+}
+
 /* Where the scalar step at reader->i may end a run: within the stretch
  * that follows a refusal, so that the converter is tried again there (a
  * scalar run of ASCII, say, would otherwise go on to run_end). */
@@ -177,11 +239,11 @@ static UTFKIT_ALWAYS_INLINE size_t scalar_run_end(const text_reader *reader, siz
  *
  * Some readers may hand a kernel's block converter only part of their text:
  * CESU-8 and MUTF-8 (cesu8.c) only stretches with no byte F0..FF (nor 00),
- * UTF-16 into them (utf16.c) only units that are no surrogate (nor 0000) --
- * where the UTF-8 the blocks read or write is right for the form.  The
- * reader looks ahead with a kernel function for the next place the blocks
- * must not see, a bounded span at a time, and gives the blocks the text up
- * to there. */
+ * where the UTF-8 the blocks read is right for the form.  The reader looks
+ * ahead with a kernel function for the next place the blocks must not see,
+ * a bounded span at a time, and gives the blocks the text up to there.
+ * (Into those forms, the writers cut the blocks' output instead:
+ * transcode_blocks_step_cut.) */
 
 /* How far a reader looks ahead at a time (while the span is in cache for
  * the block that reads it next). */

@@ -35,16 +35,28 @@ static UTFKIT_ALWAYS_INLINE int four_units_have_no_surrogate(uint64_t units)
     return ((t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull) == 0;
 }
 
+/* 1 if one of the four 16-bit lanes is 0000 (U+0000, which MUTF-8 writes
+ * as C0 80). */
+static UTFKIT_ALWAYS_INLINE int four_units_have_nul(uint64_t units)
+{
+    return ((units - 0x0001000100010001ull) & ~units & 0x8000800080008000ull) != 0;
+}
+
 /* Length in units of the run at src[0..n_bytes) of units that are ASCII
- * (ascii_only) or that are not surrogates. */
+ * (ascii_only; and not 0000 with nul_is_ill_formed) or that are not
+ * surrogates. */
 static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n_bytes,
-                                                    int big_endian, int ascii_only)
+                                                    int big_endian, int ascii_only,
+                                                    int nul_is_ill_formed)
 {
     size_t k = 0;
     for (; n_bytes - 2 * k >= 8; k += 4) {
         uint64_t units = four_units(src + 2 * k, big_endian);
         if (ascii_only) {
-            if (units & 0xFF80FF80FF80FF80ull)
+            /* 01..7F: a unit less 1 is below 0080 too (0000 less 1 is
+             * FFFF; a lane borrows only from a 0000 below it) */
+            if (((nul_is_ill_formed ? units | (units - 0x0001000100010001ull) : units) &
+                 0xFF80FF80FF80FF80ull) != 0)
                 break;
         } else if (!four_units_have_no_surrogate(units)) {
             break;
@@ -52,7 +64,8 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_simple_run(const uint8_t *src, size_t n
     }
     for (; n_bytes - 2 * k >= 2; k++) {
         uint32_t unit = load16(src + 2 * k, big_endian);
-        if (ascii_only ? unit >= 0x80 : (unit >= 0xD800 && unit <= 0xDFFF))
+        if (ascii_only ? unit >= 0x80 || (nul_is_ill_formed && unit == 0)
+                       : (unit >= 0xD800 && unit <= 0xDFFF))
             break;
     }
     return k;
@@ -67,11 +80,13 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(text_reader *reader, uint8_t *dst,
     const uint8_t *src = reader->src;
     size_t len = reader->len, at = reader->i;
     int big_endian = reader->big_endian;
-    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16) {
-        /* Four units that are not surrogates go to UTF-8 without a branch
-         * per unit. */
+    int modified = to == UTFKIT_MUTF8; /* U+0000 is C0 80 (JVM spec section 4.4.7) */
+    if (form_is_8_bit(to) && run_end - at >= 16) {
+        /* Four units that are not surrogates (nor 0000, in MUTF-8) go to
+         * UTF-8 without a branch per unit. */
         uint64_t units = four_units(src + at, big_endian);
-        if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0) {
+        if (four_units_have_no_surrogate(units) && (units & 0xFF80FF80FF80FF80ull) != 0 &&
+            !(modified && four_units_have_nul(units))) {
             for (int k = 0; k < 4; k++)
                 out = put_utf8_bmp_wide(dst, out, (uint32_t)(units >> (16 * k)) & 0xFFFF);
             reader->i = at + 8;
@@ -81,10 +96,11 @@ static UTFKIT_ALWAYS_INLINE size_t utf16_step(text_reader *reader, uint8_t *dst,
     /* A run is tried only where one starts: that costs text without runs
      * (Cyrillic to UTF-8, say) one comparison per unit. */
     int ascii_only = form_is_8_bit(to);
-    if (to != UTFKIT_MUTF8 && run_end - at >= 16 && /* MUTF-8 rewrites U+0000 */
-        (ascii_only ? load16(src + at, big_endian) < 0x80
+    if (run_end - at >= 16 &&
+        (ascii_only ? load16(src + at, big_endian) < 0x80 &&
+                          !(modified && load16(src + at, big_endian) == 0)
                     : (load16(src + at, big_endian) & 0xF800) != 0xD800)) {
-        size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only);
+        size_t run = utf16_simple_run(src + at, run_end - at, big_endian, ascii_only, modified);
         if (run != 0) {
             reader->i = at + 2 * run;
             if (ascii_only) {
@@ -152,14 +168,14 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
                     : to_utf32 ? reader.kernel->utf16_to_utf32
                                : NULL;
     reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
-    /* To CESU-8 and MUTF-8, the UTF-8 block converter takes the units that
-     * are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
-     * (UTR #26, JVM spec section 4.4.7); the steps take the rest. */
-    int bmp_blocks = (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) &&
-                     reader.kernel->utf16_bmp_prefix_length != NULL;
-    if (bmp_blocks)
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter writes the units
+     * that are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
+     * (UTR #26, JVM spec section 4.4.7), its output cut before anything
+     * else (transcode_blocks_step_cut); the steps take the rest: a
+     * surrogate pair (6 bytes), U+0000 (C0 80), lone surrogates, errors. */
+    int cut_blocks = to == UTFKIT_CESU8 || to == UTFKIT_MUTF8;
+    if (cut_blocks)
         reader.blocks = reader.kernel->utf16_to_utf8;
-    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
     /* At most 2 output bytes per input byte; 4 bytes from the end, a
      * cut-off unit may become a whole U+FFFD. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
@@ -167,43 +183,13 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
-        if (!bmp_blocks) {
-            while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-                if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
-                    window.out = utf16_step(&reader, window.dst, window.out,
-                                            scalar_run_end(&reader, window.run_end), to);
-            }
-            reader.i = sink_window_close(sink, &window, reader.i, to);
-            continue;
-        }
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            size_t run_end = window.run_end;
-            if (reader.i >= reader.scalar_until) {
-                if (block_lookahead_wanted(&lookahead, reader.i, len)) {
-                    size_t span = block_lookahead_span(&lookahead, len);
-                    block_lookahead_extend(&lookahead, span,
-                                           reader.kernel->utf16_bmp_prefix_length(
-                                               src + lookahead.end, span, big_endian,
-                                               to == UTFKIT_MUTF8));
-                }
-                run_end = run_end < lookahead.end ? run_end : lookahead.end;
-                if (lookahead.stopped && run_end - reader.i < UTFKIT_TRANSCODE_BLOCK) {
-                    /* Too little before the next surrogate for a block: as
-                     * after a refusal (readers.h), the steps go on alone for
-                     * a stretch, so that text dense in surrogate pairs is
-                     * not looked ahead at every pair. */
-                    reader.scalar_until = reader.i + reader.stretch;
-                    if (reader.stretch < UTFKIT_SCALAR_STRETCH_MAX)
-                        reader.stretch *= 2;
-                    run_end = window.run_end;
-                }
-            }
-            if (reader.i == run_end || /* at a unit the block must not see */
-                !transcode_blocks_step(&reader, window.dst, &window.out, run_end))
+            if (cut_blocks ? !transcode_blocks_step_cut(&reader, window.dst, &window.out,
+                                                        window.run_end, 2, to == UTFKIT_MUTF8)
+                           : !transcode_blocks_step(&reader, window.dst, &window.out,
+                                                    window.run_end))
                 window.out = utf16_step(&reader, window.dst, window.out,
-                                        reader.i == run_end ? window.run_end
-                                                            : scalar_run_end(&reader, run_end),
-                                        to);
+                                        scalar_run_end(&reader, window.run_end), to);
         }
         reader.i = sink_window_close(sink, &window, reader.i, to);
     }

@@ -8,15 +8,16 @@
 
 
 /* Length in units of the run at src[0..n_bytes) of units the destination
- * takes without decoding: ASCII for UTF-8, BMP scalar values for UTF-16,
- * any scalar value for UTF-32. */
+ * takes without decoding: ASCII for UTF-8 (but 0 for MUTF-8, which writes
+ * U+0000 as C0 80), BMP scalar values for UTF-16, any scalar value for
+ * UTF-32. */
 static UTFKIT_ALWAYS_INLINE size_t utf32_simple_run(const uint8_t *src, size_t n_bytes,
                                                     int big_endian, int to)
 {
     size_t k = 0;
     for (; n_bytes - 4 * k >= 4; k++) {
         uint32_t unit = load32(src + 4 * k, big_endian);
-        int simple = form_is_8_bit(to) ? unit < 0x80
+        int simple = form_is_8_bit(to) ? unit < 0x80 && !(to == UTFKIT_MUTF8 && unit == 0)
                    : (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE)
                        ? (unit < 0xD800 || (unit > 0xDFFF && unit < 0x10000))
                        : (unit < 0xD800 || (unit > 0xDFFF && unit <= 0x10FFFF));
@@ -34,12 +35,14 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(text_reader *reader, uint8_t *dst,
     const uint8_t *src = reader->src;
     size_t len = reader->len, at = reader->i;
     int big_endian = reader->big_endian;
-    if (form_writes_bmp_as_utf8(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
-        /* Four BMP scalar values go to UTF-8 without a branch per unit. */
+    if (form_is_8_bit(to) && run_end - at >= 16 && load32(src + at, big_endian) >= 0x80) {
+        /* Four BMP scalar values (but U+0000, in MUTF-8) go to UTF-8
+         * without a branch per unit. */
         uint32_t units[4], wide = 0, high = 0;
         for (int k = 0; k < 4; k++) {
             units[k] = load32(src + at + 4 * k, big_endian);
-            wide |= units[k] >= 0x10000 || (units[k] & 0xF800) == 0xD800;
+            wide |= units[k] >= 0x10000 || (units[k] & 0xF800) == 0xD800 ||
+                    (to == UTFKIT_MUTF8 && units[k] == 0);
             high |= units[k];
         }
         if (!wide && high >= 0x80) {
@@ -50,7 +53,7 @@ static UTFKIT_ALWAYS_INLINE size_t utf32_step(text_reader *reader, uint8_t *dst,
         }
     }
     /* A run is tried only where one starts (it needs a second simple unit). */
-    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY && to != UTFKIT_MUTF8 &&
+    if (run_end - at >= 16 && to != UTFKIT_COUNT_ONLY &&
         utf32_simple_run(src + at, 8, big_endian, to) == 2) {
         size_t run = utf32_simple_run(src + at, run_end - at, big_endian, to);
         if (run != 0) {
@@ -107,6 +110,14 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
                     : to_utf16 ? reader.kernel->utf32_to_utf16
                                : NULL;
     reader.block_byte_orders = to_utf16 ? big_endian | (to == UTFKIT_UTF16BE) << 1 : big_endian;
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter writes the units
+     * below 10000 (but 0, for MUTF-8), whose UTF-8 is theirs (UTR #26, JVM
+     * spec section 4.4.7), its output cut before anything else
+     * (transcode_blocks_step_cut); the steps take the rest: a
+     * supplementary character (6 bytes), U+0000 (C0 80), errors. */
+    int cut_blocks = to == UTFKIT_CESU8 || to == UTFKIT_MUTF8;
+    if (cut_blocks)
+        reader.blocks = reader.kernel->utf32_to_utf8;
     /* At most 1 output byte per input byte (2 for CESU-8 and MUTF-8: a
      * supplementary unit becomes 6 bytes); 4 bytes from the end, a cut-off
      * unit may become a whole U+FFFD -- where there is one: when len is a
@@ -119,7 +130,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            if (!transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+            if (cut_blocks ? !transcode_blocks_step_cut(&reader, window.dst, &window.out,
+                                                        window.run_end, 4, to == UTFKIT_MUTF8)
+                           : !transcode_blocks_step(&reader, window.dst, &window.out,
+                                                    window.run_end))
                 window.out = utf32_step(&reader, window.dst, window.out,
                                         scalar_run_end(&reader, window.run_end), to);
         }

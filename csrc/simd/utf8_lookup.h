@@ -26,6 +26,8 @@
  *                                 zero (v has one)
  *     vec_is_ascii(v)             1 if every byte of v is 00..7F
  *     vec_min_signed(a, b)        the minimum per byte, as signed bytes
+ *     vec_min_unsigned(a, b), vec_max_unsigned(a, b)
+ *                                 the minimum / maximum per byte, as unsigned bytes
  *
  * and names the kernel:
  *
@@ -181,11 +183,56 @@ static const uint8_t utf8_bmp_lookup_current_high[16] = {
     TOO_SHORT | TOO_LARGE,
 };
 
+/* MUTF-8 (JVM spec section 4.4.7) in the tables, so that its bytes 00
+ * cost the loops no test of their own: the BMP
+ * tables with bit 6 (TOO_LARGE_1000 and OVERLONG_4, which only pairs that
+ * start with a byte F0..FF set: that byte is ill-formed on its own there)
+ * redefined as "the byte before is 00".  Only the high nibble 0 of the
+ * previous byte and its low nibble 0 have it -- together, the byte 00 --
+ * and every high nibble of the byte itself, so that any byte after a 00 is
+ * flagged.  The loop must then see what follows each 00 (a 00 that ends
+ * the text is followed by the zeros that pad the last vector: only the
+ * first of them may be judged), and the text must not be taken to follow
+ * a 00 (the loops' zeros before the text). */
+#define NUL_BEFORE (1u << 6)
+static const uint8_t utf8_mutf_lookup_previous_high[16] = {
+    TOO_LARGE | TOO_LONG | NUL_BEFORE, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG, TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TOO_LONG,
+    TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS, TOO_LARGE | TWO_CONTS,
+    TOO_LARGE | TOO_SHORT | OVERLONG_2,
+    TOO_LARGE | TOO_SHORT,
+    TOO_LARGE | TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_LARGE | TOO_SHORT,
+};
+
+static const uint8_t utf8_mutf_lookup_previous_low[16] = {
+    TOO_LARGE | CARRY | OVERLONG_3 | OVERLONG_2 | NUL_BEFORE,
+    TOO_LARGE | CARRY | OVERLONG_2,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+    TOO_LARGE | CARRY | SURROGATE,
+    TOO_LARGE | CARRY, TOO_LARGE | CARRY,
+};
+
+static const uint8_t utf8_mutf_lookup_current_high[16] = {
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | NUL_BEFORE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | NUL_BEFORE,
+    TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE, TOO_SHORT | NUL_BEFORE,
+    TOO_SHORT | TOO_LARGE | NUL_BEFORE,
+};
+
 /* What the scan judges (a constant argument of the always-inlined scan). */
 enum utf8_lookup_form {
     UTF8_LOOKUP_UTF8,         /* Table 3-7 */
     UTF8_LOOKUP_BMP,          /* and no byte F0..FF */
-    UTF8_LOOKUP_BMP_WITHOUT_NUL /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80) */
+    UTF8_LOOKUP_BMP_WITHOUT_NUL /* and no byte F0..FF nor 00 (MUTF-8 writes U+0000 as C0 80):
+                                   the MUTF-8 tables */
 };
 #endif
 
@@ -199,10 +246,13 @@ typedef struct UTF8_LOOKUP_NAME(utf8_lookup_constants) {
 static inline UTF8_LOOKUP_NAME(utf8_lookup_constants) UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(int form)
 {
     UTF8_LOOKUP_NAME(utf8_lookup_constants) c;
-    int bmp = form != UTF8_LOOKUP_UTF8;
-    c.previous_high = vec_table(bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
-    c.previous_low = vec_table(bmp ? utf8_bmp_lookup_previous_low : utf8_lookup_previous_low);
-    c.current_high = vec_table(bmp ? utf8_bmp_lookup_current_high : utf8_lookup_current_high);
+    int bmp = form != UTF8_LOOKUP_UTF8, mutf8 = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
+    c.previous_high = vec_table(mutf8 ? utf8_mutf_lookup_previous_high
+                                : bmp ? utf8_bmp_lookup_previous_high : utf8_lookup_previous_high);
+    c.previous_low = vec_table(mutf8 ? utf8_mutf_lookup_previous_low
+                               : bmp ? utf8_bmp_lookup_previous_low : utf8_lookup_previous_low);
+    c.current_high = vec_table(mutf8 ? utf8_mutf_lookup_current_high
+                               : bmp ? utf8_bmp_lookup_current_high : utf8_lookup_current_high);
     c.third_byte_floor = vec_splat(0xE0 - 0x80);
     c.fourth_byte_floor = vec_splat(0xF0 - 0x80);
     c.bit_7 = vec_splat(0x80);
@@ -287,7 +337,11 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup_form)(form);
     const int nul_is_ill_formed = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     vec_t zero = vec_splat(0);
-    vec_t error = zero, before = zero, unfinished = zero;
+    /* What stands for ASCII before a vector (the text's start, a skipped
+     * run): any byte 00..7F is alike to the rules -- but 00 in MUTF-8,
+     * whose tables flag what follows a 00. */
+    const vec_t ascii = nul_is_ill_formed ? vec_splat(' ') : zero;
+    vec_t error = zero, before = ascii, unfinished = zero;
     size_t i = 0, clean = 0;
     /* Ill-formed input stops the scan within 8 steps of its first error
      * (sanitize and count validate first, and dirty text is common there);
@@ -300,14 +354,18 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     /* Two vectors per step: one test skips both when both are ASCII. */
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
-        if (nul_is_ill_formed ? UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(
-                                    vec_min_signed(first, second))
-                              : vec_is_ascii(vec_or(first, second))) {
+        /* (MUTF-8: and no 00 -- tested only when ASCII, so that text
+         * without runs of it pays nothing for the test) */
+        if (vec_is_ascii(vec_or(first, second)) &&
+            (!nul_is_ill_formed ||
+             UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_min_signed(first, second)))) {
             error = vec_or(error, unfinished);
             unfinished = zero;
-            /* Zeros stand for the ASCII before the next vector: for the
-             * rules, every byte 00..7F is alike. */
-            before = zero;
+            /* What follows a 00 that ended the vector before, in MUTF-8,
+             * no rule will see either. */
+            if (nul_is_ill_formed && i != 0 && src[i - 1] == 0)
+                error = vec_or(error, vec_splat(1));
+            before = ascii;
             i += 2 * VEC_BYTES;
             /* A run of ASCII: four vectors per test. */
             if (nul_is_ill_formed) {
@@ -326,9 +384,6 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
             }
             continue;
         } else {
-            if (nul_is_ill_formed) /* a 00 is ASCII to the rules below */
-                error = vec_or(error, vec_or(UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(first),
-                                             UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(second)));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, first, before));
             error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, second, first));
             unfinished = UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(&c, second);
@@ -348,17 +403,24 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     if (len - i >= VEC_BYTES) {
         vec_t input = vec_load(src + i);
         error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, input, before));
-        if (nul_is_ill_formed)
-            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(input));
         before = input;
         i += VEC_BYTES;
     }
-    /* The rest, padded with zeros (ASCII): a character the end cuts off is
-     * then a lead followed by ASCII, which the pair rules reject.  (The
-     * padding is no 00 of the text: those are looked for in the bytes.) */
-    vec_t last = vec_load_partial(src + i, len - i);
+    /* The rest, padded with ASCII: a character the end cuts off is then a
+     * lead followed by ASCII, which the pair rules reject.  (Zeros, but
+     * spaces in MUTF-8, whose tables would take the padding's zeros for
+     * 00s of the text.) */
+    vec_t last;
+    if (nul_is_ill_formed) {
+        uint8_t padded[VEC_BYTES];
+        memset(padded, ' ', sizeof padded);
+        memcpy(padded, src + i, len - i);
+        last = vec_load(padded);
+    } else {
+        last = vec_load_partial(src + i, len - i);
+    }
     error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_errors)(&c, last, before));
-    if (!vec_any(error) && !(nul_is_ill_formed && len > i && memchr(src + i, 0, len - i) != NULL))
+    if (!vec_any(error))
         return len;
     return locate ? utf8_lookup_boundary_before(src, clean) : 0;
 }
@@ -366,7 +428,8 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
 /* A kernel that validates UTF-8 with a loop of its own (x86_avx512.c)
  * defines UTF8_LOOKUP_ADVANCE_ONLY: then utf8_well_formed_bound and
  * utf8_validate are its own, and the tables, the vector rules, the BMP
- * operations and utf8_advance come from here. */
+ * operations and utf8_advance come from here; and UTF8_LOOKUP_OWN_BMP_VALIDATE
+ * when its loop judges CESU-8 and MUTF-8 too (utf8_bmp_validate). */
 #ifndef UTF8_LOOKUP_ADVANCE_ONLY
 size_t UTF8_LOOKUP_NAME(utf8_well_formed_bound)(const uint8_t *src, size_t len)
 {
@@ -379,12 +442,14 @@ int UTF8_LOOKUP_NAME(utf8_validate)(const uint8_t *src, size_t len)
 }
 #endif
 
+#ifndef UTF8_LOOKUP_OWN_BMP_VALIDATE
 int UTF8_LOOKUP_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
     return (nul_is_ill_formed
                 ? UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP_WITHOUT_NUL)
                 : UTF8_LOOKUP_NAME(utf8_lookup_scan)(src, len, 0, UTF8_LOOKUP_BMP)) == len;
 }
+#endif
 
 /* Non-zero bytes where `input` holds a byte F0..FF (or 00). */
 static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int nul_is_ill_formed)
@@ -396,21 +461,27 @@ static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_t input, int
 
 /* The first byte F0..FF (or 00, with nul_is_ill_formed) of src[0..len),
  * or len: where a BMP-only stretch of UTF-8 must end.  Four vectors per
- * test, as the ASCII runs of the scan. */
+ * test, folded by their unsigned maximum (a byte F0..FF is there if the
+ * maximum is one) and minimum (a 00 if the minimum is one): the writers
+ * into CESU-8 and MUTF-8 run this over every block's output (readers.h,
+ * transcode_blocks_step_cut). */
 static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup_bmp_prefix)(
     const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
+    const vec_t above_bmp_lead = vec_splat(0xEF), one = vec_splat(1);
     size_t i = 0;
-    while (len - i >= 4 * VEC_BYTES &&
-           !vec_any(vec_or(
-               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed),
-                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + VEC_BYTES),
-                                                                  nul_is_ill_formed)),
-               vec_or(UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 2 * VEC_BYTES),
-                                                                  nul_is_ill_formed),
-                      UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i + 3 * VEC_BYTES),
-                                                                  nul_is_ill_formed)))))
+    while (len - i >= 4 * VEC_BYTES) {
+        vec_t a = vec_load(src + i), b = vec_load(src + i + VEC_BYTES);
+        vec_t c = vec_load(src + i + 2 * VEC_BYTES), d = vec_load(src + i + 3 * VEC_BYTES);
+        vec_t found = vec_subs(vec_max_unsigned(vec_max_unsigned(a, b), vec_max_unsigned(c, d)),
+                               above_bmp_lead);
+        if (nul_is_ill_formed)
+            found = vec_or(found, vec_subs(one, vec_min_unsigned(vec_min_unsigned(a, b),
+                                                                 vec_min_unsigned(c, d))));
+        if (vec_any(found))
+            break;
         i += 4 * VEC_BYTES;
+    }
     for (; len - i >= VEC_BYTES; i += VEC_BYTES) {
         vec_t foreign =
             UTF8_LOOKUP_NAME(utf8_lookup_foreign_bytes)(vec_load(src + i), nul_is_ill_formed);

@@ -88,6 +88,8 @@ static inline size_t vec_first_nonzero(vec_t v)
 }
 static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm256_min_epi8(a, b); }
+static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm256_min_epu8(a, b); }
+static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm256_max_epu8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx2
 #include "utf8_lookup.h"
@@ -129,7 +131,6 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 }
 #define UTF_LENGTHS_NAME(stem) stem##_avx2
 #include "utf_lengths.h"
-#include "utf16_bmp_prefix.h"
 
 /* ---- and those utf16_validate.h adds ---- */
 static inline void vec_store(uint8_t *p, vec_t v) { _mm256_storeu_si256((__m256i *)p, v); }

@@ -89,10 +89,13 @@ static inline size_t vec_first_nonzero(vec_t v)
 }
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
+static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm512_min_epu8(a, b); }
+static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm512_max_epu8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_avx512
-/* validation: this file's own loop, below */
+/* validation (UTF-8, CESU-8 and MUTF-8): this file's own loop, below */
 #define UTF8_LOOKUP_ADVANCE_ONLY
+#define UTF8_LOOKUP_OWN_BMP_VALIDATE
 #include "utf8_lookup.h"
 
 /* ---- and those utf_lengths.h adds ---- */
@@ -140,7 +143,6 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 #define UTF_LENGTHS_NO_UTF8
 #define UTF_LENGTHS_OWN_UTF16_UTF8_LENGTH
 #include "utf_lengths.h"
-#include "utf16_bmp_prefix.h"
 
 /* utf_lengths.h's sum (3 per unit, less 1 for each unit below 0080, below
  * 0800 and each surrogate) in five instructions per 32 units: the top five
@@ -287,17 +289,25 @@ static inline size_t utf8_four_byte_leads_in_avx512(vec_t v, __mmask64 in)
     return (size_t)__builtin_popcountll(_mm512_mask_cmpge_epu8_mask(in, v, vec_splat(0xF0)));
 }
 
-/* len if src[0..len) is well-formed; otherwise, with `locate`, a character
+/* len if src[0..len) is well-formed (as UTF-8, or the restricted UTF-8
+ * that `form` names: UTF8_LOOKUP_BMP for CESU-8, UTF8_LOOKUP_BMP_WITHOUT_NUL
+ * for MUTF-8, utf8_lookup.h); otherwise, with `locate`, a character
  * boundary p < len with src[0..p) well-formed (kernels.h,
  * utf8_well_formed_bound), and without it some p < len.  With `census`,
  * fills *census when the answer is len.  Always inlined with constant
- * flags, so that plain validation carries neither bookkeeping. */
+ * flags, so that plain validation carries neither bookkeeping.  (CESU-8
+ * and MUTF-8 are only validated: neither locate nor census.) */
 static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8_t *src,
                                                                       size_t len, int locate,
-                                                                      utf8_census *census)
+                                                                      utf8_census *census, int form)
 {
-    const utf8_lookup_constants_avx512 c = utf8_lookup_setup_avx512();
+    const utf8_lookup_constants_avx512 c = utf8_lookup_setup_form_avx512(form);
+    const int mutf8 = form == UTF8_LOOKUP_BMP_WITHOUT_NUL;
     const vec_t zero = vec_splat(0);
+    /* What stands before the text for the rules: ASCII, as any byte 00..7F
+     * is to them -- but no 00 in MUTF-8, whose tables flag what follows a
+     * 00. */
+    const vec_t before_text = mutf8 ? vec_splat(' ') : zero;
     vec_t three_byte_lead = vec_splat(0xE0), four_byte_lead = vec_splat(0xF0),
           above_continuation = vec_splat(0xBF);
     /* kept in registers: gcc would otherwise broadcast them anew in the loop */
@@ -311,15 +321,16 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
      * one masked vector, and `before_start` holds them at its end, for the
      * rules of the first vector (zeros, as ASCII, before the text). */
     size_t start = (size_t)(-(uintptr_t)src) & (VEC_BYTES - 1);
-    vec_t before_start = zero;
+    vec_t before_start = before_text;
     if (start != 0 && len >= start + 2 * VEC_BYTES) {
         __mmask64 in_head = ((__mmask64)1 << start) - 1;
         vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
         /* Only the head's own bytes are judged: the zeros after it would
          * cut its last character off. */
         vec_t head_error = utf8_errors_avx512(&c, zero, _mm512_srli_epi16(head, 4),
-                                              vec_prev(head, zero, 1), vec_prev(head, zero, 2),
-                                              vec_prev(head, zero, 3));
+                                              vec_prev(head, before_text, 1),
+                                              vec_prev(head, before_text, 2),
+                                              vec_prev(head, before_text, 3));
         error = _mm512_maskz_mov_epi8(in_head, head_error);
         if (census != NULL) {
             code_points = utf8_code_points_in_avx512(head, in_head);
@@ -357,19 +368,38 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
         if (!wide_before && _mm512_cmpge_epu8_mask(top, three_byte_lead) == 0) {
             /* With the counts, only a step with no continuation byte can
              * be all ASCII. */
+            /* MUTF-8: a run of ASCII has no 00 either (each byte 01..7F,
+             * above 0 as a signed byte). */
             if ((census == NULL || (first_points & second_points) == ~(uint64_t)0) &&
-                vec_is_ascii(top)) {
+                (mutf8 ? _mm512_cmple_epi8_mask(vec_min_signed(first, second), zero) == 0
+                       : vec_is_ascii(top))) {
                 /* A character the vector before left unfinished meets
-                 * ASCII here, which no rule below will see. */
+                 * ASCII here, which no rule below will see; so would what
+                 * follows a 00 that ended it, in MUTF-8 (which is only
+                 * validated, never located). */
                 error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
                                           &c, i == start ? before_start : vec_load(src + i - VEC_BYTES)));
+                if (mutf8 && i != 0 && src[i - 1] == 0)
+                    return 0;
                 size_t run_start = i;
                 i += 2 * VEC_BYTES;
-                while (len - i >= 4 * VEC_BYTES &&
-                       vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
-                                           vec_or(vec_load(src + i + 2 * VEC_BYTES),
-                                                  vec_load(src + i + 3 * VEC_BYTES)))))
-                    i += 4 * VEC_BYTES;
+                if (mutf8) {
+                    while (len - i >= 4 * VEC_BYTES &&
+                           _mm512_cmple_epi8_mask(
+                               vec_min_signed(
+                                   vec_min_signed(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                   vec_min_signed(vec_load(src + i + 2 * VEC_BYTES),
+                                                  vec_load(src + i + 3 * VEC_BYTES))),
+                               zero) == 0)
+                        i += 4 * VEC_BYTES;
+                } else {
+                    while (len - i >= 4 * VEC_BYTES &&
+                           vec_is_ascii(
+                               vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                      vec_or(vec_load(src + i + 2 * VEC_BYTES),
+                                             vec_load(src + i + 3 * VEC_BYTES)))))
+                        i += 4 * VEC_BYTES;
+                }
                 ascii += i - run_start;
                 continue;
             }
@@ -426,8 +456,17 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
     }
     __mmask64 in_bounds = ((__mmask64)1 << (len - i)) - 1;
     vec_t last = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
-    error = utf8_errors_avx512(&c, error, _mm512_srli_epi16(last, 4), vec_prev(last, before, 1),
-                               vec_prev(last, before, 2), vec_prev(last, before, 3));
+    vec_t last_high = _mm512_srli_epi16(last, 4);
+    if (mutf8) {
+        /* Of the zeros that pad it, only the first is judged: what follows
+         * the text's last byte (utf8_lookup.h, the MUTF-8 tables). */
+        vec_t last_error = utf8_errors_avx512(&c, zero, last_high, vec_prev(last, before, 1),
+                                              vec_prev(last, before, 2), vec_prev(last, before, 3));
+        error = vec_or(error, _mm512_maskz_mov_epi8(in_bounds << 1 | 1, last_error));
+    } else {
+        error = utf8_errors_avx512(&c, error, last_high, vec_prev(last, before, 1),
+                                   vec_prev(last, before, 2), vec_prev(last, before, 3));
+    }
     if (vec_any(error))
         return locate ? utf8_lookup_boundary_before(src, clean) : 0;
     if (census != NULL) {
@@ -441,17 +480,26 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
 
 size_t utf8_well_formed_bound_avx512(const uint8_t *src, size_t len)
 {
-    return utf8_scan_avx512(src, len, 1, NULL);
+    return utf8_scan_avx512(src, len, 1, NULL, UTF8_LOOKUP_UTF8);
 }
 
 int utf8_validate_avx512(const uint8_t *src, size_t len)
 {
-    return utf8_scan_avx512(src, len, 0, NULL) == len;
+    return utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_UTF8) == len;
+}
+
+/* CESU-8 and MUTF-8 without surrogates (kernels.h, utf8_bmp_validate): the
+ * same loop over the BMP tables of utf8_lookup.h, for MUTF-8 the ones that
+ * flag what follows a 00 too. */
+int utf8_bmp_validate_avx512(const uint8_t *src, size_t len, int nul_is_ill_formed)
+{
+    return (nul_is_ill_formed ? utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_BMP_WITHOUT_NUL)
+                              : utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_BMP)) == len;
 }
 
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
-    return utf8_scan_avx512(src, len, 1, census);
+    return utf8_scan_avx512(src, len, 1, census, UTF8_LOOKUP_UTF8);
 }
 
 /* ---- counts of unchecked UTF-8 (kernels.h, utf8_code_points and

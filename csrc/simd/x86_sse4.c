@@ -57,6 +57,8 @@ static inline size_t vec_first_nonzero(vec_t v)
 }
 static inline int vec_is_ascii(vec_t v) { return _mm_movemask_epi8(v) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm_min_epi8(a, b); }
+static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm_min_epu8(a, b); }
+static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm_max_epu8(a, b); }
 
 #define UTF8_LOOKUP_NAME(stem) stem##_sse4
 #include "utf8_lookup.h"
@@ -95,7 +97,6 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 }
 #define UTF_LENGTHS_NAME(stem) stem##_sse4
 #include "utf_lengths.h"
-#include "utf16_bmp_prefix.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
