@@ -5,7 +5,7 @@ the Latin-1 rounds time batches of calls, about 2 ms each).
     python benchmarks/bench_latin1_bom.py [CORPUS_DIR]     # default ../shared/corpus
 
 The Latin (lipsum) and French (Wikipedia) corpus texts are converted to Latin-1
-(characters above U+00FF dropped).  Each conversion is timed from `bytes` (what a
+(characters above U+00FF dropped), and timed Latin-1 <-> UTF-8, UTF-16LE, UTF-32LE.  Each conversion is timed from `bytes` (what a
 user passes; for ASCII-only input whose output equals it, the input object itself
 is returned) and from a `bytearray` (a new `bytes` must be made), against CPython's
 decode().encode() from `bytes`.  "copy bound" is CPython's time over that of
@@ -59,14 +59,18 @@ for name, path in [("latin", f"{CORPUS}/lipsum/Latin-Lipsum.utf8.txt"), ("french
         t = (text * (size // len(text) + 1))[:size]
         l1 = t.encode("latin-1"); u8 = t.encode()
         l1a, u8a = bytearray(l1), bytearray(u8)
-        for label, src, srca, frm, to in [("latin-1>utf-8", l1, l1a, "latin-1", "utf-8"),
-                                          ("utf-8>latin-1", u8, u8a, "utf-8", "latin-1")]:
+        pairs = [("latin-1>utf-8", l1, l1a, "latin-1", "utf-8"), ("utf-8>latin-1", u8, u8a, "utf-8", "latin-1")]
+        for wide in ["utf-16-le", "utf-32-le"]:  # the widening and narrowing blocks
+            w = t.encode(wide)
+            pairs += [(f"latin-1>{wide}", l1, l1a, "latin-1", wide), (f"{wide}>latin-1", w, bytearray(w), wide, "latin-1")]
+        for label, src, srca, frm, to in pairs:
             (from_bytes, from_bytearray, bound), cp_ns = ratios(
                 lambda: src.decode(frm).encode(to),
                 [lambda: utfkit.transcode(src, frm, to), lambda: utfkit.transcode(srca, frm, to),
                  lambda: bytes(srca)])
-            shown = f"{bound:5.2f}x" if src.isascii() else "    -"  # (a bound only where output == input)
-            print(f"{name:7} {size:8} {label}  bytes {from_bytes:5.2f}x   bytearray {from_bytearray:5.2f}x"
+            same = frm in ("utf-8", "latin-1") and to in ("utf-8", "latin-1") and src.isascii()
+            shown = f"{bound:5.2f}x" if same else "    -"  # (a bound only where output == input)
+            print(f"{name:7} {size:8} {label:19}  bytes {from_bytes:5.2f}x   bytearray {from_bytearray:5.2f}x"
                   f"   copy bound {shown}   (CPython {cp_ns / 1000:7.1f} us)")
 # BOM forms vs fixed
 text = open(f"{CORPUS}/wikipedia_mars/french.utf8.txt", encoding="utf-8").read()

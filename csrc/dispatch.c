@@ -85,6 +85,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf16 = utfkit_utf32_to_utf16_sse4,
         .latin1_to_utf8 = utfkit_latin1_to_utf8_sse4,
         .utf8_to_latin1 = utfkit_utf8_to_latin1_sse4,
+        .utf16_to_latin1 = utfkit_utf16_to_latin1_sse4,
+        .utf32_to_latin1 = utfkit_utf32_to_latin1_sse4,
 #endif
     },
     {
@@ -116,6 +118,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf16 = utfkit_utf32_to_utf16_avx2,
         .latin1_to_utf8 = utfkit_latin1_to_utf8_avx2,
         .utf8_to_latin1 = utfkit_utf8_to_latin1_avx2,
+        .utf16_to_latin1 = utfkit_utf16_to_latin1_sse4,
+        .utf32_to_latin1 = utfkit_utf32_to_latin1_sse4,
 #endif
     },
     {
@@ -151,6 +155,8 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf16 = utfkit_utf32_to_utf16_avx512,
         .latin1_to_utf8 = utfkit_latin1_to_utf8_avx512,
         .utf8_to_latin1 = utfkit_utf8_to_latin1_avx512,
+        .utf16_to_latin1 = utfkit_utf16_to_latin1_avx512,
+        .utf32_to_latin1 = utfkit_utf32_to_latin1_avx512,
 #endif
     },
     {

@@ -87,7 +87,12 @@ enum utfkit_cpu_feature {
  *     character boundary; only ASCII and the pairs C2..C3 80..BF (Table
  *     3-7, U+0080..U+00FF) are consumed, whole, so everything else --
  *     errors and characters above U+00FF alike -- is left to the scalar
- *     reader (latin1.c); `big_endian` is unused. */
+ *     reader (latin1.c); `big_endian` is unused.
+ *   utf16_to_latin1 / utf32_to_latin1 (the same file): src is unchecked
+ *     code units; only units 0000..00FF (code points of Latin-1, never a
+ *     surrogate) are consumed, each written as the byte of its value, so
+ *     every other unit -- an error or a character above U+00FF -- is left
+ *     to the scalar reader (latin1.c). */
 /* Readers call a block function only with at least this many bytes. */
 #define UTFKIT_TRANSCODE_BLOCK 64
 
@@ -183,6 +188,8 @@ typedef struct utfkit_kernel {
     utfkit_transcode_block utf32_to_utf16;
     utfkit_transcode_block latin1_to_utf8;
     utfkit_transcode_block utf8_to_latin1;
+    utfkit_transcode_block utf16_to_latin1;
+    utfkit_transcode_block utf32_to_latin1;
 } utfkit_kernel;
 
 /* The kernel every core function uses: NULL until the first call chooses
@@ -272,7 +279,9 @@ UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf8_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
+    size_t utfkit_utf8_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
 UTFKIT_DECLARE_LATIN1_BLOCKS(sse4)
 UTFKIT_DECLARE_LATIN1_BLOCKS(avx2)
 UTFKIT_DECLARE_LATIN1_BLOCKS(avx512)

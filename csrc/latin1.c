@@ -215,14 +215,22 @@ static size_t utf8_narrow_prefix(const uint8_t *src, size_t n, int to, uint8_t *
 
 /* Code units of UTF-16 or UTF-32 (`unit` bytes each, in the byte order
  * big_endian says) read straight into dst while they are at most `limit`:
- * each such unit is a code point (never a surrogate) of one byte.  Whole
- * stretches of 16 units are tested first, branch free, so that the loops
- * vectorise.  Returns the bytes read; *made is the bytes written (dst has
+ * each such unit is a code point (never a surrogate) of one byte.  Into
+ * Latin-1 the active kernel's narrowing block goes first, where it has one;
+ * then whole stretches of 16 units are tested, branch free, so that the
+ * loops vectorise.  Returns the bytes read; *made is the bytes written (dst has
  * room for n / unit). */
 static size_t wide_narrow_prefix(const uint8_t *src, size_t n, size_t unit, int big_endian,
                                  uint32_t limit, uint8_t *dst, size_t *made)
 {
     size_t units = n / unit, k = 0;
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    utfkit_transcode_block narrow = limit != 0xFF ? NULL
+                                  : unit == 2 ? kernel->utf16_to_latin1 : kernel->utf32_to_latin1;
+    if (narrow != NULL && n >= UTFKIT_TRANSCODE_BLOCK) {
+        size_t written;
+        k = narrow(src, n, big_endian, dst, &written) / unit; /* (written == k) */
+    }
     for (; units - k >= 16; k += 16) {
         uint32_t above = 0;
         for (size_t j = 0; j < 16; j++) {

@@ -206,6 +206,34 @@ size_t reader_restart_point(const uint8_t *src, size_t begin, size_t want, size_
     return restart_point(src, begin, want, len, form, 0, 0);
 }
 
+/* What a reader of the whole input emits first from src[at] on (at, a
+ * restart point), with IGNORE: a trail surrogate (NEXT_IS_TRAIL, *through
+ * set to where the piece that ends with it may end), something else or
+ * nothing before the end of a final input (NEXT_IS_NO_TRAIL), or not known
+ * yet: only ill-formed bytes until the end of a non-final input
+ * (NEXT_IS_UNKNOWN).  Read by converting into UTF-16, which takes lone
+ * surrogates as WTF-8 does (WTF-8 section 4.2), one code unit at a time. */
+enum { NEXT_IS_NO_TRAIL, NEXT_IS_TRAIL, NEXT_IS_UNKNOWN };
+
+static int first_emitted_after(const uint8_t *src, size_t at, size_t len, int from, int final,
+                               size_t *through)
+{
+    for (size_t p = at;;) {
+        uint8_t unit[2];
+        utfkit_result step = utfkit_transcode_partial(src + p, len - p, from, UTFKIT_UTF16LE,
+                                                      UTFKIT_IGNORE, final, unit, sizeof unit);
+        if (step.written == sizeof unit) {
+            *through = p + step.position;
+            return is_trail_surrogate(load16(unit, 0)) ? NEXT_IS_TRAIL : NEXT_IS_NO_TRAIL;
+        }
+        if (step.status == UTFKIT_OUTPUT_TOO_SMALL && step.position == 0)
+            return NEXT_IS_NO_TRAIL; /* a supplementary character: two units */
+        p += step.position;
+        if (step.position == 0 || p == len)
+            return final && p == len ? NEXT_IS_NO_TRAIL : NEXT_IS_UNKNOWN;
+    }
+}
+
 /* The length of src without an unfinished character at its end: what
  * final = 0 converts. */
 static size_t settled_length(const uint8_t *src, size_t len, int form)
@@ -229,19 +257,74 @@ static size_t settled_length(const uint8_t *src, size_t len, int form)
     }
 }
 
+/* The strict error `error` at src[error.position], in a call that cannot
+ * end before it (no restart point between): reported with the text before
+ * it, which only a WTF-8 lead surrogate byte sequence before the trail
+ * surrogate byte sequence whose pairing is the error can be (WTF-8 section
+ * 4.3).  utfkit_transcode writes that lead before it reports the error;
+ * so does this call, consuming nothing (the next call, starting at the
+ * trail, would read it as a lone surrogate), as the error's written.  A
+ * cap too small for that text: UTFKIT_OUTPUT_TOO_SMALL, nothing consumed. */
+static utfkit_result text_before_error(const uint8_t *src, int from, int to, utfkit_result error,
+                                       uint8_t *dst, size_t cap)
+{
+    error.written = 0;
+    if (error.position == 0)
+        return error;
+    utfkit_result before = utfkit_transcode(src, error.position, from, to, UTFKIT_STRICT, dst, cap);
+    if (before.status == UTFKIT_OUTPUT_TOO_SMALL) {
+        utfkit_result stopped = {UTFKIT_OUTPUT_TOO_SMALL, 0, 0, 0};
+        return stopped;
+    }
+    if (before.status == UTFKIT_OK)
+        error.written = before.written;
+    return error;
+}
+
+/* 1 if the last bytes of a WTF-8 output are a lead surrogate byte sequence:
+ * a lone lead surrogate, which a WTF-8 writer joins with a trail surrogate
+ * that comes next (WTF-8 section 6.1). */
+static int ends_in_lead_surrogate(const uint8_t *output, size_t length)
+{
+    return length >= 3 && is_lead_surrogate_sequence(output + length - 3);
+}
+
+/* Where src[begin..end), whose WTF-8 output ends in a lone lead surrogate,
+ * reads it: the last lead surrogate byte sequence there (ED never
+ * continues a sequence, so one that the reader meets is read whole: only
+ * ill-formed bytes, which IGNORE drops, or a trail surrogate byte sequence
+ * WTF-8 section 4.3 makes ill-formed, can follow it there). */
+static size_t last_lead_surrogate_sequence(const uint8_t *src, size_t begin, size_t end)
+{
+    for (size_t at = end - 3; at > begin; at--)
+        if (is_lead_surrogate_sequence(src + at))
+            return at;
+    return begin;
+}
+
 utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
                                        int errors, int final, uint8_t *dst, size_t cap)
 {
     size_t whole = len; /* (errors are decided by all the bytes there are) */
     int lone_leads = !form_takes_lone_surrogates(to);
+    /* WTF-8 output with IGNORE: a lone lead surrogate and a trail surrogate
+     * that only dropped bytes separate are joined into one 4-byte sequence
+     * (WTF-8 section 6.1), as one-shot conversion joins them, so no call may
+     * end between them (nor, with final = 0, after such a lead while what
+     * follows is unknown).  The sources that carry lone surrogates into
+     * WTF-8 with ill-formed bytes between them: WTF-8 and MUTF-8 (UTF-16
+     * has none to drop but a final odd byte). */
+    int joins = to == UTFKIT_WTF8 && errors == UTFKIT_IGNORE &&
+                (from == UTFKIT_WTF8 || from == UTFKIT_MUTF8);
+    int joining = 0; /* converting a piece from a lead through its trail */
     if (!final)
         len = settled_length(src, len, from);
     size_t consumed = 0, written = 0;
     size_t piece = cap > 64 ? cap : 64; /* input bytes to try next */
-    size_t before_error = 0; /* the end of the text before a strict error, once found */
+    size_t next_end = 0; /* where the next piece must end, once known (0: not known) */
     while (consumed < len) {
-        size_t end = before_error;
-        before_error = 0;
+        size_t end = next_end;
+        next_end = 0;
         if (end <= consumed) {
             size_t want = len - consumed > piece ? consumed + piece : len;
             end = restart_point(src, consumed, want, len, from, final, lone_leads);
@@ -250,9 +333,31 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
                 continue;
             }
         }
-        utfkit_result converted = utfkit_transcode(src + consumed, end - consumed, from, to,
-                                                   errors, dst == NULL ? NULL : dst + written,
-                                                   cap - written);
+        uint8_t *out = dst == NULL ? NULL : dst + written;
+        utfkit_result converted =
+            utfkit_transcode(src + consumed, end - consumed, from, to, errors, out, cap - written);
+        if (converted.status == UTFKIT_OK && joins && !joining &&
+            ends_in_lead_surrogate(out, converted.written) && (end < whole || !final)) {
+            size_t through = 0;
+            int next = first_emitted_after(src, end, whole, from, final, &through);
+            if (next != NEXT_IS_NO_TRAIL) {
+                /* The lead must not end this call's output: end the piece
+                 * before it, or (a piece that begins with it) after the
+                 * trail it joins; or, with a non-final input that may yet
+                 * bring that trail, leave it unconsumed. */
+                size_t lead = last_lead_surrogate_sequence(src, consumed, end);
+                size_t before = restart_point(src, consumed, lead, len, from, final, lone_leads);
+                if (before > consumed) {
+                    next_end = before;
+                    continue;
+                }
+                if (consumed != 0 || next == NEXT_IS_UNKNOWN)
+                    break;
+                joining = 1;
+                next_end = through;
+                continue;
+            }
+        }
         if (converted.status == UTFKIT_OK) {
             size_t room = cap - written - converted.written;
             /* the next piece: about as long as the room left takes, at the
@@ -263,6 +368,7 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
             piece = piece < 64 ? 64 : piece > len ? len : piece;
             consumed = end;
             written += converted.written;
+            joining = 0;
             continue;
         }
         if (converted.status == UTFKIT_OVERLAPPING_BUFFERS ||
@@ -289,11 +395,14 @@ utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from,
             if (boundary == consumed) {
                 if (consumed != 0) /* the text before it is this call's output */
                     break;
-                exact.written = 0;
-                return exact;
+                return text_before_error(src, from, to, exact, dst, cap);
             }
-            before_error = boundary;
+            next_end = boundary;
             continue;
+        }
+        if (joining) { /* the lead and its trail, joined, do not fit */
+            utfkit_result stopped = {UTFKIT_OUTPUT_TOO_SMALL, 0, 0, 0};
+            return stopped;
         }
         /* Too long a piece: half of it, or failing that the longest piece
          * shorter than this one. */

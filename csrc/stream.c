@@ -342,6 +342,46 @@ static utfkit_result convert_segment(const uint8_t *segment, size_t len, int fin
     return made;
 }
 
+/* WTF-8 output (WTF-8 section 6.1).  A lone lead surrogate that ends one
+ * call's output waits in the stream: a trail surrogate that begins the next
+ * output joins it into one supplementary code point, as the one-shot writer
+ * joins a lead and a trail that only dropped bytes separate; anything else
+ * after it, or the end of the stream, leaves it lone.  (The stream never
+ * cuts between a lead and a trail that are adjacent in the input.) */
+static uint32_t surrogate_of_sequence(const uint8_t *bytes)
+{
+    return 0xD000u | (uint32_t)(bytes[1] & 0x3F) << 6 | (uint32_t)(bytes[2] & 0x3F);
+}
+
+static void put_surrogate_sequence(uint8_t *dst, uint32_t surrogate)
+{
+    dst[0] = 0xED;
+    dst[1] = (uint8_t)(0x80 | (surrogate >> 6 & 0x3F));
+    dst[2] = (uint8_t)(0x80 | (surrogate & 0x3F));
+}
+
+static int is_trail_surrogate_sequence(const uint8_t *src)
+{
+    return src[0] == 0xED && src[1] >= 0xB0 && src[1] <= 0xBF && utf8_is_continuation(src[2]);
+}
+
+/* dst[0..3) holds the held lead and dst[3..written) the call's own output:
+ * joins the lead with a trail that begins that output.  Returns the bytes
+ * written now. */
+static size_t join_held_lead(uint8_t *dst, size_t written)
+{
+    if (written < 6 || !is_trail_surrogate_sequence(dst + 3))
+        return written;
+    uint32_t lead = surrogate_of_sequence(dst), trail = surrogate_of_sequence(dst + 3);
+    uint32_t supplementary = 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+    dst[0] = (uint8_t)(0xF0 | supplementary >> 18);
+    dst[1] = (uint8_t)(0x80 | (supplementary >> 12 & 0x3F));
+    dst[2] = (uint8_t)(0x80 | (supplementary >> 6 & 0x3F));
+    dst[3] = (uint8_t)(0x80 | (supplementary & 0x3F));
+    memmove(dst + 4, dst + 6, written - 6);
+    return written - 2;
+}
+
 utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src, size_t len,
                                       int final, int to, int errors, uint8_t *dst, size_t cap)
 {
@@ -351,6 +391,13 @@ utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src,
     int from = work.form;
     size_t resume = 0, written = 0, held;
     utfkit_result made;
+    if (work.held_lead != 0) { /* written first, joined below */
+        if (cap < 3)
+            return (utfkit_result){UTFKIT_OUTPUT_TOO_SMALL, 0, 0, 3};
+        put_surrogate_sequence(dst, work.held_lead);
+        written = 3;
+        work.held_lead = 0;
+    }
     while (work.pending_length != 0 && (resume < len || final)) {
         uint8_t head[STREAM_HEAD_BYTES];
         size_t kept = work.pending_length;
@@ -397,6 +444,14 @@ utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src,
         if (held != 0)
             memcpy(work.pending, rest + rest_length - held, held);
         work.pending_length = (uint32_t)held;
+    }
+    if (stream->held_lead != 0)
+        written = join_held_lead(dst, written);
+    if (!final && to == UTFKIT_WTF8 && written >= 3 && dst[written - 3] == 0xED &&
+        dst[written - 2] >= 0xA0 && dst[written - 2] <= 0xAF) {
+        /* (ED is never a continuation byte: it begins the last sequence) */
+        work.held_lead = surrogate_of_sequence(dst + written - 3);
+        written -= 3;
     }
     work.offset += len;
     if (final)

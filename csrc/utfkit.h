@@ -223,7 +223,16 @@ int64_t utfkit_transcode_packed(const uint8_t *src, size_t len, int how, uint8_t
  * with STRICT, an error comes next).  With STRICT, the call that starts at
  * an ill-formed subsequence reports it (position in src, written 0), and
  * one that starts at a character `to` cannot encode reports
- * UTFKIT_UNENCODABLE.  Refuses overlapping buffers as utfkit_transcode. */
+ * UTFKIT_UNENCODABLE -- except that a WTF-8 lead surrogate byte sequence
+ * followed by a trail one (ill-formed, WTF-8 section 4.3: the trail is the
+ * error) is reported by the call that starts at the lead, with the lead's
+ * output in dst[0..written) as utfkit_transcode writes it (a call that
+ * consumed the lead would leave the next one a lone trail, well-formed).
+ * WTF-8 output with IGNORE: no call ends its output in a lone lead
+ * surrogate that one-shot conversion would join with a trail after dropped
+ * bytes (WTF-8 section 6.1); with final = 0 a lead followed only by
+ * ill-formed bytes is left unconsumed.  Refuses overlapping buffers as
+ * utfkit_transcode. */
 utfkit_result utfkit_transcode_partial(const uint8_t *src, size_t len, int from, int to,
                                        int errors, int final, uint8_t *dst, size_t cap);
 
@@ -409,6 +418,10 @@ typedef struct utfkit_stream {
                                 a surrogate byte sequence encodes */
     uint32_t pending_length; /* bytes of an unfinished character kept from earlier
                                 chunks: it began at offset - pending_length */
+    uint32_t held_lead;      /* utfkit_stream_transcode into WTF-8: the lone lead
+                                surrogate (D800..DBFF) the output so far ends in, not
+                                yet written, since a trail surrogate that begins the
+                                next output joins it (WTF-8 section 6.1); else 0 */
     uint8_t pending[16];     /* at most 12: a UTF-E-8 13-byte sequence less one */
 } utfkit_stream;
 
@@ -444,7 +457,13 @@ utfkit_result utfkit_stream_finish(utfkit_stream *stream);
  * any error the stream is left as it was before the call -- the chunk is
  * not consumed -- except that error_position, error_length and error_unit
  * describe the error.  dst needs room for the conversion of
- * pending_length + len bytes. */
+ * pending_length + len bytes, and 3 more when held_lead is set.
+ * Into WTF-8 the output of a call never ends in a lone lead surrogate
+ * unless the call is final: the lead is held back (held_lead) and written
+ * at the start of the next call's output, joined into one 4-byte sequence
+ * with a trail surrogate that begins it -- as one-shot conversion joins a
+ * lead and a trail that only dropped (IGNORE) bytes separate (WTF-8
+ * section 6.1).  `to` stays the same for the whole stream. */
 utfkit_result utfkit_stream_transcode(utfkit_stream *stream, const uint8_t *src, size_t len,
                                       int final, int to, int errors, uint8_t *dst, size_t cap);
 

@@ -11,7 +11,11 @@
  *   - cutting the text before each chunk's unfinished suffix and converting
  *     the pieces one by one (errors = replace and ignore) under each kernel
  *     gives the scalar kernel's one-shot conversion, for every destination
- *     form -- the property IncrementalTranscoder relies on;
+ *     form (but WTF-8 with ignore, where the stream joins a lead and a
+ *     trail the pieces write apart) -- the property utfkit_stream_transcode
+ *     relies on;
+ *   - utfkit_stream_transcode in the chunks gives the one-shot conversion,
+ *     or its strict error, for every destination form and errors mode;
  *   - every kernel reports the same.
  *
  * Input: byte 0 picks the form (mod 8: every form of utfkit.h, each of
@@ -126,6 +130,11 @@ static void check_cut_conversion(const uint8_t *src, size_t len, int form, const
 {
     for (int mode = UTFKIT_REPLACE; mode <= UTFKIT_IGNORE; mode++) {
         for (int to = 0; to < FORMS; to++) {
+            /* (into WTF-8 with IGNORE, pieces converted apart may write a lead
+             * and a trail that the whole joins, WTF-8 section 6.1: the stream
+             * joins them, checked by check_stream_transcode) */
+            if (to == UTFKIT_WTF8 && mode == UTFKIT_IGNORE)
+                continue;
             size_t need = whole->length[to][mode];
             uint8_t *pieces = malloc(need ? need : 1);
             size_t out = 0, piece_start = 0, at = 0;
@@ -151,6 +160,75 @@ static void check_cut_conversion(const uint8_t *src, size_t len, int form, const
             FUZZ_REQUIRE(out == need && memcmp(pieces, whole->output[to][mode], need) == 0,
                          "form %d to %d mode %d: pieces differ from one shot", form, to, mode);
             free(pieces);
+        }
+    }
+}
+
+/* utfkit_stream_transcode fed the chunks (empty ones too), into every form
+ * with every errors mode, under the active kernel, equals the scalar
+ * kernel's one-shot utfkit_transcode: the output with REPLACE and IGNORE --
+ * into WTF-8 too, where a lone lead surrogate that ends one call's output
+ * is joined with a trail that begins the next (WTF-8 section 6.1) -- and
+ * with STRICT the output, or the error (status, stream position, maximal
+ * subpart).  Each call's output buffer is a heap block of the documented
+ * size, so AddressSanitizer sees a write past it. */
+static void check_stream_transcode(const uint8_t *src, size_t len, int form,
+                                   const uint8_t *lengths, const one_shot_outputs *whole)
+{
+    for (int mode = UTFKIT_STRICT; mode <= UTFKIT_IGNORE; mode++) {
+        for (int to = 0; to < FORMS; to++) {
+            int replace_or_ignore = mode != UTFKIT_STRICT;
+            utfkit_result expected = utfkit_transcoded_length(src, len, form, to, mode);
+            const uint8_t *expected_output = whole->output[to][replace_or_ignore ? mode : UTFKIT_REPLACE];
+            utfkit_stream stream;
+            utfkit_stream_init(&stream, form);
+            size_t need = whole->length[to][UTFKIT_REPLACE];
+            uint8_t *output = malloc(need + 1);
+            size_t out = 0, at = 0, empty_in_a_row = 0;
+            utfkit_result failed = {UTFKIT_OK, 0, 0, 0};
+            for (size_t k = 0; failed.status == UTFKIT_OK; k++) {
+                size_t chunk = fuzz_length(lengths[k % CHUNK_LENGTHS]);
+                empty_in_a_row = chunk == 0 ? empty_in_a_row + 1 : 0;
+                if (empty_in_a_row > CHUNK_LENGTHS)
+                    chunk = 1;
+                if (chunk > len - at)
+                    chunk = len - at;
+                int final = at + chunk == len;
+                /* the conversion of pending_length + chunk bytes: at most 4
+                 * output bytes per input byte (UTF-32 from one byte), and 3
+                 * for a held lead surrogate */
+                size_t room = 4 * (stream.pending_length + chunk) + 3;
+                uint8_t *piece = fuzz_copy(src + at, chunk);
+                uint8_t *dst = malloc(room);
+                utfkit_result r = utfkit_stream_transcode(&stream, piece, chunk, final, to, mode, dst, room);
+                free(piece);
+                if (r.status == UTFKIT_OK) {
+                    FUZZ_REQUIRE(out + r.written <= need, "%d->%d mode %d: more output than one-shot's %zu",
+                                 form, to, mode, need);
+                    memcpy(output + out, dst, r.written);
+                    out += r.written;
+                } else {
+                    failed = r;
+                }
+                free(dst);
+                at += chunk;
+                if (final && r.status == UTFKIT_OK)
+                    break;
+            }
+            if (expected.status == UTFKIT_OK) {
+                FUZZ_REQUIRE(failed.status == UTFKIT_OK, "%d->%d mode %d: stream failed with %d at %zu",
+                             form, to, mode, failed.status, failed.position);
+                FUZZ_REQUIRE(out == expected.written && memcmp(output, expected_output, out) == 0,
+                             "%d->%d mode %d: stream wrote %zu bytes, one-shot %zu (or other bytes)", form,
+                             to, mode, out, expected.written);
+            } else {
+                FUZZ_REQUIRE(failed.status == expected.status && failed.position == expected.position &&
+                                 failed.subpart_length == expected.subpart_length,
+                             "%d->%d strict: stream %d at %zu (+%zu), one-shot %d at %zu (+%zu)", form, to,
+                             failed.status, failed.position, failed.subpart_length, expected.status,
+                             expected.position, expected.subpart_length);
+            }
+            free(output);
         }
     }
 }
@@ -207,8 +285,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(fuzz_same_result(o.error, reference.error) &&
                              o.failed_chunk_end == reference.failed_chunk_end,
                          "kernel %s differs from scalar", kernels[k]);
-        if (cut_conversion)
+        if (cut_conversion) {
             check_cut_conversion(src, len, form, lengths, &whole);
+            check_stream_transcode(src, len, form, lengths, &whole);
+        }
     }
     if (cut_conversion)
         release_whole(&whole);

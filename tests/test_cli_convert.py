@@ -46,6 +46,22 @@ def test_convert_equals_one_shot_transcode_at_every_chunk_size(from_, tmp_path, 
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("from_", ["wtf-8", "mutf-8"])
+def test_convert_to_wtf8_joins_a_lead_and_a_trail_that_ignore_made_adjacent_at_every_chunk_size(
+        from_, tmp_path, capsys):
+    # WTF-8 section 6.1: the lead and the trail become one 4-byte sequence,
+    # however the reads cut the file (the C stream holds the lead back).
+    data = b"a\xed\xa0\x80\xff\xff\xed\xb0\x80b\xed\xa0\xbd\xc0\xed\xba\x80\xed\xa0\x80"
+    assert utfkit.transcode(data, from_, "wtf-8", "ignore") == b"a\xf0\x90\x80\x80b\xf0\x9f\x9a\x80\xed\xa0\x80"
+    source = tmp_path / "in"
+    source.write_bytes(data)
+    for chunk_size in range(1, len(data) + 2):
+        status, _, _ = run(["convert", "-f", from_, "-t", "wtf-8", "--errors", "ignore", "--chunk-size",
+                            str(chunk_size), str(source), str(tmp_path / "out")], capsys)
+        assert status == cli.EXIT_VALID
+        assert (tmp_path / "out").read_bytes() == utfkit.transcode(data, from_, "wtf-8", "ignore"), chunk_size
+
+
 def test_fix_equals_sanitize_at_every_chunk_size(tmp_path, capsys):
     data = b"ok \xe2\x82 \xf0\x9f\x98\x80 \xed\xa0\x80 \xc0\xaf end \xf4\x90"
     source = tmp_path / "in"

@@ -229,6 +229,24 @@ def test_replace_writes_one_question_mark_per_character_and_per_replaced_subsequ
     assert utfkit.transcode(data, "utf-8", "latin-1", "ignore") == b"\xe9" + b"a" * 600
 
 
+@pytest.mark.parametrize("to", ["latin-1", "ascii"])
+@pytest.mark.parametrize(
+    "from_, data",
+    [
+        ("utf-8", b"\xff" * 700),  # a '?' for every byte
+        ("utf-8", b"\x80" * 699 + b"\xc3"),  # ... and for a lead byte cut off at the end
+        ("utf-16-le", b"\x00\xdc" * 350 + b"\x41"),  # every unit a lone surrogate, and half a unit
+        ("utf-32-le", b"\x00\x00\x11\x00" * 175 + b"\x41\x00"),  # every unit too large, and half a unit
+    ],
+)
+def test_replace_makes_at_most_one_byte_per_code_unit_and_the_output_can_be_that_long(from_, to, data):
+    expected = data.decode(from_, "replace").encode(to, "replace")
+    assert len(expected) == -(-len(data) // {"utf-8": 1, "utf-16-le": 2, "utf-32-le": 4}[from_])
+    assert utfkit.transcode(bytearray(data), from_, to, "replace") == expected
+    assert utfkit.transcode(data, from_, to, "replace") == expected
+    assert utfkit.transcoded_length(data, from_, to, "replace") == len(expected)
+
+
 # ---- the byte-order-mark rules ------------------------------------------------------------
 
 

@@ -341,3 +341,47 @@ def test_kernel_transcodes_table_3_7_boundaries_inside_runs_of_one_length_as_the
 def test_runs_of_one_length_hold_characters_of_that_length_only():
     for run, text in RUNS_OF_ONE_LENGTH.items():
         assert {len(character.encode("utf-8")) for character in text} == {int(run[0])}
+
+
+# UTF-16 texts made of the kinds of block the UTF-16 -> UTF-8 steps take
+# whole (avx512: 16 surrogate pairs in a row; ASCII 64 units at a time once
+# 128 bytes of it are ahead; 32 units below 0800; 32 units of the BMP of any
+# lengths), one kind running into the next, so that with the errors and
+# cuts of _inputs at every offset each step starts, ends and is refused at
+# every unit of a block, in and out of a pair's alignment.
+UTF16_STEP_TEXTS = {
+    "pairs": RUNS_OF_ONE_LENGTH["4-byte"] * 16,
+    "ascii_into_pairs": "Mars" * 40 + RUNS_OF_ONE_LENGTH["4-byte"] * 8 + "Jezero" * 30,
+    "ascii_into_2_byte": "Mars " * 30 + RUNS_OF_ONE_LENGTH["2-byte"] * 10 + " rover" * 30,
+    "2_byte_into_mixed": RUNS_OF_ONE_LENGTH["2-byte"] * 8 + "Марс火星 Ω ア😀 " * 12,
+}
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("source", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", UTF16_STEP_TEXTS)
+def test_kernel_transcodes_utf16_runs_of_each_block_kind_as_the_scalar_kernel_does(
+    kernel, text, source, errors
+):
+    """D91's failures (unpaired surrogates, a cut-off unit) and well-formed
+    pairs at every offset of UTF-16 text whose runs change kind: the steps
+    for one kind must take exactly what the scalar reader takes, and write
+    it alike."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    source_form, mode = FORMS[source], ERRORS[errors]
+    for description, data in _inputs(source, UTF16_STEP_TEXTS[text]):
+        reference = _under("scalar", _run, data, source_form, lib.UTFKIT_UTF8, mode)
+        assert _run(data, source_form, lib.UTFKIT_UTF8, mode) == reference, f"{description}: differs from scalar"
+        if description.endswith("@0") or description.endswith("@77"):
+            _check_against_cpython(data, source, "utf-8", errors)
+
+
+def test_utf16_step_texts_hold_the_runs_they_are_named_for():
+    pairs = UTF16_STEP_TEXTS["pairs"].encode("utf-16-le")
+    assert all(0xD800 <= int.from_bytes(pairs[k:k + 2], "little") <= 0xDFFF
+               for k in range(0, len(pairs), 2))
+    for name in ("ascii_into_pairs", "ascii_into_2_byte"):
+        assert UTF16_STEP_TEXTS[name][:128].isascii()
+    assert max(map(ord, UTF16_STEP_TEXTS["ascii_into_2_byte"])) < 0x800
+    assert {len(c.encode("utf-8")) for c in UTF16_STEP_TEXTS["2_byte_into_mixed"]} == {1, 2, 3, 4}

@@ -318,3 +318,83 @@ def test_a_mutf8_lead_surrogate_before_a_strict_error_at_a_trail_cut_off_is_conv
     expected = utfkit.transcode(source[: raised.value.start], "mutf-8", "utf-16-be")
     for size in range(LONGEST_CHARACTER, len(expected) + 2):
         assert text_before_strict_error_in_pieces(source, "mutf-8", "utf-16-be", size) == expected, size
+
+
+# ---- surrogates that pairs join or split (WTF-8 sections 4.3 and 6.1, UTR #26)
+
+SURROGATE_SOURCES = ["wtf-8", "mutf-8", "cesu-8", "utf-16-le", "utf-16-be"]
+# Ill-formed in every UTF-8-based form, and what ends a lead's wait: bytes
+# dropped by "ignore", replaced by "replace".
+DROPPED = [b"\xff", b"\x80", b"\xed", b"\xed\xb0", b"\xc0", b"\xf0\x90"]
+
+
+@st.composite
+def surrogate_laden(draw: st.DrawFn, form: str) -> bytes:
+    """Text in `form` made of lead and trail surrogates, alone, in pairs and
+    with ill-formed bytes between them, among ASCII, BMP and supplementary
+    characters: the inputs where a cut decides whether a pair is joined."""
+    parts = []
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(["lead", "lead", "trail", "trail", "ascii", "bmp", "astral", "dropped"]))
+        if kind == "dropped":
+            parts.append(draw(st.sampled_from(DROPPED)) * draw(st.integers(1, 3)))
+            continue
+        code_point = {
+            "lead": draw(st.integers(0xD800, 0xDBFF)), "trail": draw(st.integers(0xDC00, 0xDFFF)),
+            "ascii": draw(st.integers(0x20, 0x7E)), "bmp": draw(st.sampled_from([0xE9, 0x20AC, 0xFFFD])),
+            "astral": draw(st.integers(0x10000, 0x10FFFF)),
+        }[kind]
+        if form.startswith("utf-16"):
+            parts.append(chr(code_point).encode(form, "surrogatepass"))
+        elif 0xD800 <= code_point <= 0xDFFF:  # a surrogate byte sequence (WTF-8 section 3.3)
+            parts.append(chr(code_point).encode("utf-8", "surrogatepass"))
+        else:
+            parts.append(utfkit.encode(chr(code_point), form))
+    return b"".join(parts)
+
+
+@given(data=st.data(), from_=st.sampled_from(SURROGATE_SOURCES), to=st.sampled_from(FIXED_FORMS),
+       errors=st.sampled_from(["replace", "ignore"]))
+def test_repeated_calls_join_and_split_surrogates_as_transcode_does(data, from_, to, errors):
+    # WTF-8 section 6.1: the one-shot writer joins a lone lead and a trail
+    # that only dropped bytes separate; no cut and no buffer size may undo it.
+    source = data.draw(surrogate_laden(from_))
+    size = data.draw(st.integers(LONGEST_CHARACTER, 12))
+    cuts = data.draw(st.lists(st.integers(0, len(source)), max_size=4))
+    assert converted_in_pieces(source, from_, to, size, errors, cuts) == utfkit.transcode(source, from_, to, errors)
+
+
+@given(data=st.data(), from_=st.sampled_from(SURROGATE_SOURCES),
+       to=st.sampled_from(["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "wtf-8", "mutf-8", "cesu-8"]))
+def test_a_strict_error_among_surrogates_is_raised_where_transcode_raises_it(data, from_, to):
+    # WTF-8 section 4.3: a pair written as two 3-byte sequences is ill-formed
+    # at its trail, which a call starting at the trail would read as lone.
+    source = data.draw(surrogate_laden(from_))
+    size = data.draw(st.integers(LONGEST_CHARACTER, 12))
+    cuts = data.draw(st.lists(st.integers(0, len(source)), max_size=4))
+    try:
+        expected = utfkit.transcode(source, from_, to)
+    except UnicodeDecodeError as error:
+        assert strict_error_in_pieces(source, from_, to, size, cuts) == (error.start, error.end, error.reason)
+    else:
+        assert converted_in_pieces(source, from_, to, size, "strict", cuts) == expected
+
+
+@pytest.mark.parametrize("from_", ["wtf-8", "mutf-8"])
+@pytest.mark.parametrize("dropped", [b"\xff", b"\xff" * 70, b"\xed\xb0", b"\xc0" * 3])
+def test_a_lead_and_a_trail_that_dropped_bytes_separate_are_joined_at_every_size_and_cut(from_, dropped):
+    # The session-5 stream defect, in transcode_partial: a cut after the
+    # dropped bytes wrote ED A0 80 ED B0 80, which is not WTF-8.
+    source = b"ab" + LEAD_SURROGATE + dropped + TRAIL_SURROGATE + b"cd"
+    assert utfkit.transcode(source, from_, "wtf-8", "ignore") == b"ab\xf0\x90\x80\x80cd"
+    every_size_and_cut(source, from_, "wtf-8", "ignore")
+
+
+def test_with_final_false_a_lead_before_dropped_bytes_waits_for_what_follows():
+    out = bytearray(16)
+    source = b"a" + LEAD_SURROGATE + b"\xff\xff"
+    assert utfkit.transcode_partial(source, "wtf-8", "wtf-8", out, "ignore", final=False) == (1, 1)
+    assert utfkit.transcode_partial(source[1:], "wtf-8", "wtf-8", out, "ignore", final=False) == (0, 0)
+    consumed, written = utfkit.transcode_partial(source[1:] + TRAIL_SURROGATE, "wtf-8", "wtf-8", out, "ignore")
+    assert (consumed, bytes(out[:written])) == (8, b"\xf0\x90\x80\x80")
+

@@ -12,12 +12,12 @@
 #if defined(UTFKIT_X86_64)
 #include <immintrin.h>
 
-/* Everything below is compiled for avx512f,avx512bw,avx512vbmi,bmi2, with no -m flag for the build. */
+/* Everything below is compiled for avx512f,avx512bw,avx512vbmi,bmi2,popcnt, with no -m flag for the build. */
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vbmi,bmi2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vbmi,bmi2,popcnt"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vbmi,bmi2,popcnt")
 #endif
 
 size_t utfkit_ascii_prefix_length_avx512(const uint8_t *src, size_t len)
@@ -208,9 +208,11 @@ static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm512_min_epu16(a, b
  * The rules are utf8_lookup.h's (Keiser & Lemire's nibble tables); what
  * differs is how few instructions a 64-byte vector costs, since the
  * validation, and everything fused with it, is bound by the two ports that
- * execute 512-bit operations (measured here: VPERMB, VPALIGNR, VALIGNQ
- * one per cycle on one port; VPSRLW, VPSUBUSB, VPMOVB2M one per cycle on
- * the other; VPTERNLOG, VPADDB, VPORD two per cycle, on either):
+ * execute 512-bit operations (measured here: VPERMB, VPALIGNR, VALIGNQ,
+ * compares into a mask one per cycle on one port; VPSRLW, VPSUBUSB,
+ * VPMOVB2M, KMOVQ one per cycle on the other; VPTERNLOG, VPADDB, VPORD two
+ * per cycle, on either; POPCNT and the other scalar operations run on
+ * ports of their own):
  *
  *   - the vector loop reads from a 64-byte boundary: an unaligned 64-byte
  *     load straddles two cache lines and costs about twice an aligned one;
@@ -221,61 +223,68 @@ static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm512_min_epu16(a, b
  *     slower: the straddling loads cost more than the shuffles they save;
  *   - the three lookups meet in one VPTERNLOG, and the rule for the third
  *     and fourth bytes joins the running error in another;
+ *   - a step of 128 bytes with no byte E0..FF, after a step that ended
+ *     with no 3- or 4-byte character unfinished, holds characters of one
+ *     and two bytes only (Unicode 3.9 Table 3-7): no byte there is a third
+ *     or fourth byte, so the rule for them (a continuation byte after a
+ *     continuation byte only there) is the pair tables' alone, and the
+ *     step skips it -- about a quarter of the operations, on the Latin,
+ *     Cyrillic, Greek, Hebrew and Arabic scripts.  The step's largest byte
+ *     (VPMAXUB) says so, and says too whether it is all ASCII;
  *   - a vector that ends inside a character is checked lazily: only
  *     before a run of ASCII that the loop skips (inside the vector loop
  *     the next vector's rules see the cut-off character anyway);
- *   - counts (kernels.h, utf8_census) cost one lookup and one byte add per
- *     vector: a table indexed by the high nibble, already shifted for the
- *     rules, gives each byte's weight -- 1 for a byte that starts a code
- *     point (00..7F, C0..FF: not a continuation byte 80..BF), plus 16 for a
- *     byte F0..FF (a 4-byte lead: a UTF-16 surrogate pair, D91) -- and the
- *     two nibbles of the byte lanes are summed apart before either can
- *     carry (csrc/lengths.c is the reference: the same sums for any
- *     input). */
+ *   - counts (kernels.h, utf8_census) cost one compare into a mask per
+ *     vector, and a KMOVQ: the bytes that start a code point are those
+ *     above BF as signed bytes (00..7F, C0..FF: not a continuation byte
+ *     80..BF), and POPCNT adds them up on a scalar port.  The 4-byte leads
+ *     F0..FF (a UTF-16 surrogate pair each, D91) are counted the same way,
+ *     in the steps whose largest byte is one (csrc/lengths.c is the
+ *     reference: the same sums for any input). */
 
 /* VPTERNLOG truth tables over (a, b, c) = (0xF0, 0xCC, 0xAA). */
 #define TERNARY_AND3 0x80        /* a & b & c */
 #define TERNARY_OR_AND 0xA8      /* (a | b) & c */
 #define TERNARY_OR_XOR 0xF6      /* a | (b ^ c) */
+#define TERNARY_OR3 0xFE         /* a | b | c */
 
-/* Byte weights by high nibble (see above): low nibble counts code points,
- * high nibble 4-byte leads. */
-static const uint8_t utf8_census_weights[16] = {
-    1, 1, 1, 1, 1, 1, 1, 1, /* 00..7F */
-    0, 0, 0, 0,             /* 80..BF, continuation bytes */
-    1, 1, 1,                /* C0..EF */
-    1 + 16,                 /* F0..FF */
-};
-/* In steps of two vectors: each adds at most 2 to a nibble of a byte lane,
- * so seven steps keep both nibbles below 16. */
-#define UTF8_CENSUS_FOLD_STEPS 7
+/* The errors of the pair rules (a byte and the one before it) of a vector,
+ * given its bytes' high nibbles (shifted right by 4 in 16-bit lanes) and
+ * the bytes before each of its bytes (utf8_lookup.h, utf8_lookup_errors);
+ * bit 7 marks a continuation byte after a continuation byte. */
+static inline vec_t utf8_pair_errors_avx512(const utf8_lookup_constants_avx512 *c,
+                                            vec_t input_high, vec_t previous_1)
+{
+    return _mm512_ternarylogic_epi64(
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(previous_1, 4), c->previous_high),
+        _mm512_permutexvar_epi8(previous_1, c->previous_low),
+        _mm512_permutexvar_epi8(input_high, c->current_high), TERNARY_AND3);
+}
 
-/* The errors of a vector, given its bytes' high nibbles (shifted right by
- * 4 in 16-bit lanes) and the three vectors of the bytes before each of its
- * bytes, or'ed into `error` (utf8_lookup.h, utf8_lookup_errors). */
+/* The errors of a vector, given its bytes' high nibbles and the three
+ * vectors of the bytes before each of its bytes, or'ed into `error`: the
+ * pair rules, and bit 7 flipped where a byte two after E0..FF or three
+ * after F0..FF stands (there a continuation byte must follow one). */
 static inline vec_t utf8_errors_avx512(const utf8_lookup_constants_avx512 *c, vec_t error,
                                        vec_t input_high, vec_t previous_1, vec_t previous_2,
                                        vec_t previous_3)
 {
-    vec_t pair = _mm512_ternarylogic_epi64(
-        _mm512_permutexvar_epi8(_mm512_srli_epi16(previous_1, 4), c->previous_high),
-        _mm512_permutexvar_epi8(previous_1, c->previous_low),
-        _mm512_permutexvar_epi8(input_high, c->current_high), TERNARY_AND3);
-    /* Bit 7 where a byte two after E0..FF or three after F0..FF stands. */
+    vec_t pair = utf8_pair_errors_avx512(c, input_high, previous_1);
     vec_t continuation_expected = _mm512_ternarylogic_epi64(
         _mm512_subs_epu8(previous_2, c->third_byte_floor),
         _mm512_subs_epu8(previous_3, c->fourth_byte_floor), c->bit_7, TERNARY_OR_AND);
     return _mm512_ternarylogic_epi64(error, continuation_expected, pair, TERNARY_OR_XOR);
 }
 
-/* Adds the byte-lane nibble counts into the 64-bit lane totals (code
- * points in `low`, 4-byte leads in `high`). */
-static inline void utf8_census_fold_avx512(vec_t counts, vec_t *low, vec_t *high)
+/* Code points (bytes above BF as signed bytes) among the bytes of v that
+ * `in` selects, and 4-byte leads (F0..FF). */
+static inline size_t utf8_code_points_in_avx512(vec_t v, __mmask64 in)
 {
-    const vec_t nibble = vec_splat(0x0F), zero = vec_splat(0);
-    *low = _mm512_add_epi64(*low, _mm512_sad_epu8(vec_and(counts, nibble), zero));
-    *high = _mm512_add_epi64(
-        *high, _mm512_sad_epu8(vec_and(_mm512_srli_epi16(counts, 4), nibble), zero));
+    return (size_t)__builtin_popcountll(_mm512_mask_cmpgt_epi8_mask(in, v, vec_splat(0xBF)));
+}
+static inline size_t utf8_four_byte_leads_in_avx512(vec_t v, __mmask64 in)
+{
+    return (size_t)__builtin_popcountll(_mm512_mask_cmpge_epu8_mask(in, v, vec_splat(0xF0)));
 }
 
 /* len if src[0..len) is well-formed; otherwise, with `locate`, a character
@@ -288,8 +297,14 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
                                                                       utf8_census *census)
 {
     const utf8_lookup_constants_avx512 c = utf8_lookup_setup_avx512();
-    const vec_t zero = vec_splat(0), weights = vec_table(utf8_census_weights);
-    vec_t error = zero, counts = zero, code_points = zero, four_byte = zero;
+    const vec_t zero = vec_splat(0);
+    vec_t three_byte_lead = vec_splat(0xE0), four_byte_lead = vec_splat(0xF0),
+          above_continuation = vec_splat(0xBF);
+    /* kept in registers: gcc would otherwise broadcast them anew in the loop */
+    __asm__("" : "+v"(three_byte_lead), "+v"(four_byte_lead), "+v"(above_continuation));
+    const __mmask64 all = ~(__mmask64)0;
+    vec_t error = zero;
+    size_t code_points = 0, four_byte = 0;
     /* The vector loop reads from a 64-byte boundary (`start`): a load that
      * straddles two cache lines costs about twice one that does not, and
      * runs of ASCII cost little else.  The bytes before it (the head) are
@@ -300,14 +315,16 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
     if (start != 0 && len >= start + 2 * VEC_BYTES) {
         __mmask64 in_head = ((__mmask64)1 << start) - 1;
         vec_t head = _mm512_maskz_loadu_epi8(in_head, (const void *)src);
-        vec_t head_high = _mm512_srli_epi16(head, 4);
         /* Only the head's own bytes are judged: the zeros after it would
          * cut its last character off. */
-        vec_t head_error = utf8_errors_avx512(&c, zero, head_high, vec_prev(head, zero, 1),
-                                              vec_prev(head, zero, 2), vec_prev(head, zero, 3));
+        vec_t head_error = utf8_errors_avx512(&c, zero, _mm512_srli_epi16(head, 4),
+                                              vec_prev(head, zero, 1), vec_prev(head, zero, 2),
+                                              vec_prev(head, zero, 3));
         error = _mm512_maskz_mov_epi8(in_head, head_error);
-        if (census != NULL)
-            counts = _mm512_maskz_permutexvar_epi8(in_head, head_high, weights);
+        if (census != NULL) {
+            code_points = utf8_code_points_in_avx512(head, in_head);
+            four_byte = utf8_four_byte_leads_in_avx512(head, in_head);
+        }
         /* byte k of before_start = head[k + start - 64] (the last `start`
          * places; the others are never read) */
         const vec_t iota = _mm512_set_epi8(
@@ -320,48 +337,67 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
         start = 0;
     }
     size_t i = start, clean = 0, ascii = 0;
+    /* Whether the bytes before i may end inside a character of three or
+     * four bytes (the head is not looked at: as if it did). */
+    int wide_before = 1;
     /* Ill-formed input stops the scan within 8 steps of its first error;
      * locating, the tests come after 1, 2, then every 4 steps (as in
      * utf8_lookup.h, for the error loops that call this from each error to
      * the next). */
     unsigned test_interval = locate ? 1 : 8, steps_to_test = test_interval;
-    unsigned steps_to_fold = UTF8_CENSUS_FOLD_STEPS;
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
-        if (vec_is_ascii(vec_or(first, second))) {
-            /* A character the vector before left unfinished meets ASCII
-             * here, which no rule below will see. */
-            error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
-                                      &c, i == start ? before_start : vec_load(src + i - VEC_BYTES)));
-            size_t run_start = i;
-            i += 2 * VEC_BYTES;
-            while (len - i >= 4 * VEC_BYTES &&
-                   vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
-                                       vec_or(vec_load(src + i + 2 * VEC_BYTES),
-                                              vec_load(src + i + 3 * VEC_BYTES)))))
-                i += 4 * VEC_BYTES;
-            ascii += i - run_start;
-            continue;
-        }
+        vec_t top = _mm512_max_epu8(first, second);
         vec_t first_high = _mm512_srli_epi16(first, 4), second_high = _mm512_srli_epi16(second, 4);
-        if (i == start)
-            error = utf8_errors_avx512(&c, error, first_high, vec_prev(first, before_start, 1),
-                                       vec_prev(first, before_start, 2),
-                                       vec_prev(first, before_start, 3));
-        else
-            error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
-                                       vec_load(src + i - 2), vec_load(src + i - 3));
-        error = utf8_errors_avx512(&c, error, second_high, vec_prev(second, first, 1),
-                                   vec_prev(second, first, 2), vec_prev(second, first, 3));
+        uint64_t first_points = 0, second_points = 0;
         if (census != NULL) {
-            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(first_high, weights));
-            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(second_high, weights));
-            if (--steps_to_fold == 0) {
-                utf8_census_fold_avx512(counts, &code_points, &four_byte);
-                counts = zero;
-                steps_to_fold = UTF8_CENSUS_FOLD_STEPS;
-            }
+            first_points = _mm512_cmpgt_epi8_mask(first, above_continuation);
+            second_points = _mm512_cmpgt_epi8_mask(second, above_continuation);
         }
+        if (!wide_before && _mm512_cmpge_epu8_mask(top, three_byte_lead) == 0) {
+            /* With the counts, only a step with no continuation byte can
+             * be all ASCII. */
+            if ((census == NULL || (first_points & second_points) == ~(uint64_t)0) &&
+                vec_is_ascii(top)) {
+                /* A character the vector before left unfinished meets
+                 * ASCII here, which no rule below will see. */
+                error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_unfinished)(
+                                          &c, i == start ? before_start : vec_load(src + i - VEC_BYTES)));
+                size_t run_start = i;
+                i += 2 * VEC_BYTES;
+                while (len - i >= 4 * VEC_BYTES &&
+                       vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
+                                           vec_or(vec_load(src + i + 2 * VEC_BYTES),
+                                                  vec_load(src + i + 3 * VEC_BYTES)))))
+                    i += 4 * VEC_BYTES;
+                ascii += i - run_start;
+                continue;
+            }
+            /* Characters of one and two bytes only: the pair rules. */
+            vec_t first_pair = utf8_pair_errors_avx512(
+                &c, first_high, i == start ? vec_prev(first, before_start, 1) : vec_load(src + i - 1));
+            vec_t second_pair = utf8_pair_errors_avx512(&c, second_high, vec_prev(second, first, 1));
+            error = _mm512_ternarylogic_epi64(error, first_pair, second_pair, TERNARY_OR3);
+        } else {
+            if (i == start)
+                error = utf8_errors_avx512(&c, error, first_high, vec_prev(first, before_start, 1),
+                                           vec_prev(first, before_start, 2),
+                                           vec_prev(first, before_start, 3));
+            else
+                error = utf8_errors_avx512(&c, error, first_high, vec_load(src + i - 1),
+                                           vec_load(src + i - 2), vec_load(src + i - 3));
+            error = utf8_errors_avx512(&c, error, second_high, vec_prev(second, first, 1),
+                                       vec_prev(second, first, 2), vec_prev(second, first, 3));
+            if (census != NULL && _mm512_cmpge_epu8_mask(top, four_byte_lead) != 0)
+                four_byte += utf8_four_byte_leads_in_avx512(first, all) +
+                             utf8_four_byte_leads_in_avx512(second, all);
+            /* The next step needs the third/fourth-byte rule only where
+             * this one ends inside a character of three or four bytes. */
+            wide_before = src[i + 2 * VEC_BYTES - 1] >= 0xE0 || src[i + 2 * VEC_BYTES - 2] >= 0xE0 ||
+                          src[i + 2 * VEC_BYTES - 3] >= 0xF0;
+        }
+        code_points += (size_t)__builtin_popcountll(first_points) +
+                       (size_t)__builtin_popcountll(second_points);
         if (--steps_to_test == 0) {
             if (vec_any(error))
                 return locate ? utf8_lookup_boundary_before(src, clean) : 0;
@@ -378,26 +414,27 @@ static inline __attribute__((always_inline)) size_t utf8_scan_avx512(const uint8
      * ASCII, which the pair rules reject. */
     vec_t before = i == start ? before_start : vec_load(src + i - VEC_BYTES);
     if (len - i >= VEC_BYTES) {
-        vec_t input = vec_load(src + i), input_high = _mm512_srli_epi16(input, 4);
-        error = utf8_errors_avx512(&c, error, input_high, vec_prev(input, before, 1),
+        vec_t input = vec_load(src + i);
+        error = utf8_errors_avx512(&c, error, _mm512_srli_epi16(input, 4), vec_prev(input, before, 1),
                                    vec_prev(input, before, 2), vec_prev(input, before, 3));
-        if (census != NULL)
-            counts = _mm512_add_epi8(counts, _mm512_permutexvar_epi8(input_high, weights));
+        if (census != NULL) {
+            code_points += utf8_code_points_in_avx512(input, all);
+            four_byte += utf8_four_byte_leads_in_avx512(input, all);
+        }
         before = input;
         i += VEC_BYTES;
     }
     __mmask64 in_bounds = ((__mmask64)1 << (len - i)) - 1;
     vec_t last = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
-    vec_t last_high = _mm512_srli_epi16(last, 4);
-    error = utf8_errors_avx512(&c, error, last_high, vec_prev(last, before, 1),
+    error = utf8_errors_avx512(&c, error, _mm512_srli_epi16(last, 4), vec_prev(last, before, 1),
                                vec_prev(last, before, 2), vec_prev(last, before, 3));
     if (vec_any(error))
         return locate ? utf8_lookup_boundary_before(src, clean) : 0;
     if (census != NULL) {
-        counts = _mm512_add_epi8(counts, _mm512_maskz_permutexvar_epi8(in_bounds, last_high, weights));
-        utf8_census_fold_avx512(counts, &code_points, &four_byte);
-        census->code_points = ascii + (size_t)_mm512_reduce_add_epi64(code_points);
-        census->utf16_units = census->code_points + (size_t)_mm512_reduce_add_epi64(four_byte);
+        code_points += utf8_code_points_in_avx512(last, in_bounds);
+        four_byte += utf8_four_byte_leads_in_avx512(last, in_bounds);
+        census->code_points = ascii + code_points;
+        census->utf16_units = census->code_points + four_byte;
     }
     return len;
 }

@@ -29,10 +29,11 @@
  * the first unit that is not a scalar value (surrogates, units above
  * 10FFFF) so that every error goes to the scalar readers.  Stores stay
  * within the room kernels.h gives a block (the worst case of its input):
- * the UTF-8 and UTF-16 -> UTF-8 blocks mask every store to the bytes
- * produced; the blocks from UTF-32 and UTF-16 -> UTF-32 store whole
- * vectors within the room, and only the bytes produced after the last
- * whole vector.
+ * the UTF-16 -> UTF-8 and UTF-8 -> UTF-32 blocks mask every store to the
+ * bytes produced, as do the UTF-8 -> UTF-16 blocks for 4-byte characters;
+ * the other UTF-8 -> UTF-16 blocks (at most 2 bytes per byte read) and the
+ * blocks from UTF-32 and UTF-16 -> UTF-32 store whole vectors within the
+ * room, and only the bytes produced after the last whole vector.
  */
 #include "../kernels.h"
 
@@ -262,7 +263,11 @@ static inline __m512i interleave_utf32(__m512i byte_index, int first, int big_en
  * zzzzyyyy -- four bits of the byte before and four of the one before
  * that (Table 3-6), where those belong to the same character.  The low
  * and high bytes of the characters are then compressed out and
- * interleaved into code units. */
+ * interleaved into code units.  The UTF-16 stores are whole vectors: what
+ * came before the block is at most 2 bytes per byte read, and each vector
+ * ends within that bound for the block's 64 bytes (the room kernels.h
+ * gives); masked stores cost more there.  (For UTF-32 the masked stores
+ * measured faster.) */
 static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t continuation,
                                      size_t consumed, int big_endian, int utf16,
                                      __m512i byte_index)
@@ -285,10 +290,10 @@ static inline uint8_t *put_bmp_block(uint8_t *out, __m512i block, uint64_t conti
     unsigned characters = (unsigned)__builtin_popcountll(last_bytes);
     if (utf16) {
         __m512i units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 0, big_endian), high);
-        _mm512_mask_storeu_epi16(out, first_lanes_32(characters), units);
+        _mm512_storeu_si512((void *)out, units);
         if (characters > 32) {
             units = _mm512_permutex2var_epi8(low, interleave_utf16(byte_index, 32, big_endian), high);
-            _mm512_mask_storeu_epi16(out + 64, first_lanes_32(characters - 32), units);
+            _mm512_storeu_si512((void *)(out + 64), units);
         }
         return out + 2 * characters;
     }
@@ -390,15 +395,148 @@ static inline size_t put_two_byte_block(uint8_t **out, __m512i block, uint64_t n
         if (big_endian)
             unit = swap_16(unit);
         unsigned count = (unsigned)__builtin_popcount(kept);
-        _mm512_mask_storeu_epi16(*out, first_lanes_32(count), unit);
+        /* a whole vector: 64 bytes from out, which is at most 2 bytes per
+         * byte read before this half of the block (put_bmp_block) */
+        _mm512_storeu_si512((void *)*out, unit);
         *out += 2 * count;
     }
     return consumed;
 }
 
-/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step. */
-static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written, int utf16)
+/* Any well-formed block of characters of 1 to 3 bytes (U+0000..FFFF) is
+ * converted with a fixed stride, as in Clausecker & Lemire's design: it
+ * takes all 64 bytes but the lead of a character cut by the block's end,
+ * and that is found from the last two bytes alone (a lead C0..FF in byte
+ * 63, or E0..FF in byte 62), so the next block's address waits on a byte
+ * load, not on the block's masks.  The block is checked against Table 3-7
+ * with 64-bit masks: of non-ASCII bytes, of continuation bytes (10xxxxxx),
+ * and of bit 5 (a shift and VPMOVB2M), which with the others marks the leads
+ * of 3 or more bytes (111xxxxx) and, in continuation bytes, A0..BF; one VPERMB
+ * by each lead's low six bits gives what its second byte must be
+ * (lead_rules).  The characters are then decoded at their last bytes
+ * (put_bmp_block). */
+
+/* Byte k of the table is for the leads whose low six bits are k (C0 + k):
+ * bit 7 set, the second byte must be A0..BF (E0: Table 3-7 row E0, no
+ * overlong form); bit 6 set, 80..9F (ED: no surrogate).  Both set, no
+ * second byte will do: C0 and C1 (overlong, no row in Table 3-7) and
+ * F0..FF (4 bytes or none: not in this step). */
+static inline __m512i lead_rules(void)
+{
+    return _mm512_set_epi8(
+        -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, /* F0..FF */
+        0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -128, /* EF..E0: ED, E0 */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -64, -64); /* C1, C0 */
+}
+
+/* Bit 7 - shift of each byte of v, as a mask: the top bit after a shift
+ * left by `shift` (within 16-bit lanes: what crosses into the next byte
+ * lands in its low bits, never in its top bit). */
+static inline uint64_t byte_bit(__m512i v, unsigned shift)
+{
+    return (uint64_t)_mm512_movepi8_mask(_mm512_slli_epi16(v, shift));
+}
+
+/* Whether the block, from a character boundary, is well-formed (Table 3-7)
+ * up to the lead of a character its end cuts, with no character of 4
+ * bytes.  The continuation bytes must be exactly those the leads ask for
+ * (11xxxxxx one, 111xxxxx two more; a lead in byte 62 or 63 asks for bytes
+ * past the block, which are not checked and not taken), and every second
+ * byte must be in the range its lead's row asks for. */
+static inline int bmp_stride_is_well_formed(__m512i block, uint64_t non_ascii,
+                                            uint64_t continuation, uint64_t bit_5)
+{
+    uint64_t leads = non_ascii & ~continuation;
+    uint64_t three = leads & bit_5;
+    uint64_t expected = leads << 1 | three << 2;
+    __m512i rules = _mm512_permutexvar_epi8(block, lead_rules());
+    uint64_t needs_high = byte_bit(rules, 0) & leads;
+    uint64_t needs_low = byte_bit(rules, 1) & leads;
+    uint64_t out_of_range = (needs_high << 1 & ~bit_5) | (needs_low << 1 & bit_5);
+    return ((expected ^ continuation) | out_of_range) == 0;
+}
+
+/* The bytes such a block takes: 64, less the bytes of the character its
+ * end cuts (a lead in byte 63, or a lead of 3 bytes in byte 62). */
+static inline size_t bmp_stride(const uint8_t *block)
+{
+    return 64 - (size_t)(block[63] >= 0xC0) - 2 * (size_t)(block[62] >= 0xE0);
+}
+
+/* Writes 64 ASCII bytes as 64 code units: whole vectors, aligned or not. */
+static inline uint8_t *put_ascii(uint8_t *out, __m512i block, int big_endian, int utf16)
+{
+    if (utf16) {
+        __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+        __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
+        if (big_endian) {
+            low = swap_16(low);
+            high = swap_16(high);
+        }
+        _mm512_storeu_si512((void *)out, low);
+        _mm512_storeu_si512((void *)(out + 64), high);
+        return out + 128;
+    }
+    for (int quarter = 0; quarter < 4; quarter++) {
+        __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+        if (big_endian)
+            units = swap_32(units);
+        _mm512_storeu_si512((void *)(out + 64 * quarter), units);
+        block = _mm512_alignr_epi32(block, block, 4);
+    }
+    return out + 256;
+}
+
+/* After a block of ASCII, while the next ones are ASCII too: a run of ASCII
+ * is bound by its stores (2 or 4 bytes per byte read), and a 64-byte store
+ * that straddles two cache lines costs about two.  So when the next block
+ * is ASCII as well, first the few characters that bring the output to a
+ * 64-byte boundary are written (one masked store inside a line), and then
+ * whole blocks with aligned stores.  (When dst is not aligned to the unit,
+ * nor is any output, and the run goes on unaligned.)  Returns where the run
+ * ends. */
+static inline size_t put_ascii_run(const uint8_t *src, size_t len, size_t i, uint8_t **out,
+                                   int big_endian, int utf16)
+{
+    const unsigned unit = utf16 ? 2 : 4;
+    unsigned misalign = (unsigned)((uintptr_t)*out & 63);
+    if (len - i < 64 || misalign % unit != 0)
+        return i;
+    __m512i block = _mm512_loadu_si512((const void *)(src + i));
+    if (_mm512_movepi8_mask(block) != 0)
+        return i;
+    if (misalign != 0) {
+        unsigned characters = (64 - misalign) / unit; /* at most 32 (UTF-16) or 16 */
+        if (utf16) {
+            __m512i units = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
+            if (big_endian)
+                units = swap_16(units);
+            _mm512_mask_storeu_epi16(*out, first_lanes_32(characters), units);
+        } else {
+            __m512i units = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block));
+            if (big_endian)
+                units = swap_32(units);
+            _mm512_mask_storeu_epi32(*out, first_lanes_16(characters), units);
+        }
+        *out += unit * characters;
+        i += characters;
+    }
+    while (len - i >= 64) {
+        block = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_movepi8_mask(block) != 0)
+            break;
+        *out = put_ascii(*out, block, big_endian, utf16);
+        i += 64;
+    }
+    return i;
+}
+
+/* UTF-8 to UTF-16 (utf16 = 1) or UTF-32, 64 input bytes per step.  (Inlined
+ * into each caller, so that the byte order and the form are constants.) */
+static inline __attribute__((always_inline)) size_t
+utf8_to_units(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written,
+              int utf16)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -408,28 +546,9 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
         __m512i block = _mm512_loadu_si512((const void *)(src + i));
         uint64_t non_ascii = (uint64_t)_mm512_movepi8_mask(block);
         if (non_ascii == 0) { /* 64 characters of one byte each */
-            if (utf16) {
-                __m512i low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block));
-                __m512i high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(block, 1));
-                if (big_endian) {
-                    low = swap_16(low);
-                    high = swap_16(high);
-                }
-                _mm512_storeu_si512((void *)out, low);
-                _mm512_storeu_si512((void *)(out + 64), high);
-                out += 128;
-            } else {
-                for (int quarter = 0; quarter < 4; quarter++) {
-                    __m128i part = _mm512_castsi512_si128(block);
-                    __m512i units = _mm512_cvtepu8_epi32(part);
-                    if (big_endian)
-                        units = swap_32(units);
-                    _mm512_storeu_si512((void *)(out + 64 * quarter), units);
-                    block = _mm512_alignr_epi32(block, block, 4);
-                }
-                out += 256;
-            }
+            out = put_ascii(out, block, big_endian, utf16);
             i += 64;
+            i = put_ascii_run(src, len, i, &out, big_endian, utf16);
             continue;
         }
         size_t consumed;
@@ -461,6 +580,13 @@ static inline size_t utf8_to_units(const uint8_t *src, size_t len, int big_endia
                 i += two_byte_block;
                 continue;
             }
+        }
+        uint64_t bit_5 = byte_bit(block, 2);
+        if (bmp_stride_is_well_formed(block, non_ascii, continuation, bit_5)) {
+            consumed = bmp_stride(src + i);
+            out = put_bmp_block(out, block, continuation, consumed, big_endian, utf16, byte_index);
+            i += consumed;
+            continue;
         }
         uint64_t taken = whole_characters(~continuation, &consumed);
         uint64_t four_bytes;
@@ -604,123 +730,6 @@ static inline uint8_t *put_utf8_three_bytes(uint8_t *out, __m512i code_point)
     return out + 48;
 }
 
-/* UTF-16 code units -> UTF-8, 32 units per step, in 16-bit lanes.  Each
- * unit gives its first two UTF-8 bytes in a 16-bit lane `leading` and its
- * third, if any, in `third`; a surrogate pair gives two bytes per unit:
- * with w = (lead & 3FF) + 40 (bits 20..10 of the code point, Table 3-5),
- * the lead gives 11110www 10wwwwww and the trail 10wwxxxx 10xxxxxx. */
-static inline uint8_t *put_utf8_from_utf16(uint8_t *out, __m512i units, __mmask32 used,
-                                           __mmask32 surrogate)
-{
-    const __m512i six_bits_high = _mm512_set1_epi16(0x3F00);
-    __mmask32 two_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x80));
-    if (two_or_more == 0) { /* ASCII: one byte each */
-        _mm256_mask_storeu_epi8(out, used, _mm512_cvtepi16_epi8(units));
-        return out + __builtin_popcount(used);
-    }
-    /* 110yyyyy 10xxxxxx: (u >> 6) | (u << 8 & 3F00) | 80C0 */
-    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
-                                            six_bits_high, 0xF8); /* A | (B & C) */
-    __m512i leading = _mm512_mask_mov_epi16(units, two_or_more,
-                                    _mm512_or_si512(two, _mm512_set1_epi16((short)0x80C0)));
-    __mmask32 three_or_more = _mm512_mask_cmpge_epu16_mask(used, units, _mm512_set1_epi16(0x800));
-    if (three_or_more == 0) { /* one or two bytes each */
-        uint64_t kept = _pdep_u64(used, 0x5555555555555555ull) |
-                        _pdep_u64(two_or_more, 0xAAAAAAAAAAAAAAAAull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, leading));
-        return out + count;
-    }
-    /* 1110zzzz 10yyyyyy | 10xxxxxx: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i three = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                              six_bits_high, 0xF8);
-    leading = _mm512_mask_mov_epi16(leading, three_or_more,
-                                    _mm512_or_si512(three, _mm512_set1_epi16((short)0x80E0)));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __mmask32 three_bytes = three_or_more & ~surrogate;
-    if (surrogate) {
-        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-        __mmask32 trail = surrogate & ~lead;
-        __m512i w = _mm512_add_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3FF)),
-                                     _mm512_set1_epi16(0x40));
-        __m512i from_lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 8), _mm512_slli_epi16(w, 6),
-                                                      six_bits_high, 0xF8);
-        from_lead = _mm512_or_si512(from_lead, _mm512_set1_epi16((short)0x80F0));
-        /* the lead before each trail: lane k - 1 */
-        const __m512i previous_lane = _mm512_set_epi16(
-            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-            14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
-        __m512i before = _mm512_permutexvar_epi16(previous_lane, units);
-        __m512i from_trail = _mm512_ternarylogic_epi32(
-            _mm512_and_si512(_mm512_slli_epi16(before, 4), _mm512_set1_epi16(0x30)),
-            _mm512_srli_epi16(_mm512_and_si512(units, _mm512_set1_epi16(0x3C0)), 6),
-            _mm512_and_si512(_mm512_slli_epi16(units, 8), six_bits_high), 0xFE); /* A | B | C */
-        from_trail = _mm512_or_si512(from_trail, _mm512_set1_epi16((short)0x8080));
-        leading = _mm512_mask_mov_epi16(leading, lead, from_lead);
-        leading = _mm512_mask_mov_epi16(leading, trail, from_trail);
-    }
-    /* Per unit a 32-bit lane: leading's two bytes, then third (Table 3-6 order). */
-    const __m512i low_half = _mm512_set_epi8(
-        0, 64 + 15, 31, 30, 0, 64 + 14, 29, 28, 0, 64 + 13, 27, 26, 0, 64 + 12, 25, 24,
-        0, 64 + 11, 23, 22, 0, 64 + 10, 21, 20, 0, 64 + 9, 19, 18, 0, 64 + 8, 17, 16,
-        0, 64 + 7, 15, 14, 0, 64 + 6, 13, 12, 0, 64 + 5, 11, 10, 0, 64 + 4, 9, 8,
-        0, 64 + 3, 7, 6, 0, 64 + 2, 5, 4, 0, 64 + 1, 3, 2, 0, 64 + 0, 1, 0);
-    /* third's byte of unit k is its byte 2k */
-    __m512i third_bytes = _mm512_maskz_compress_epi8(0x5555555555555555ull, third);
-    for (int half = 0; half < 2; half++) {
-        __mmask16 in_half = (__mmask16)(used >> (16 * half));
-        if (in_half == 0)
-            break;
-        __m512i index = _mm512_add_epi8(low_half, _mm512_maskz_set1_epi8(0x7777777777777777ull,
-                                                                         (char)(32 * half)));
-        /* unit bytes: leading lane (2 bytes) at 2k, 2k+1; third at 64 + k */
-        index = _mm512_mask_add_epi8(index, 0x4444444444444444ull, index,
-                                     _mm512_set1_epi8((char)(-16 * half)));
-        __m512i lanes = _mm512_permutex2var_epi8(leading, index, third_bytes);
-        uint64_t kept = _pdep_u64(in_half, 0x1111111111111111ull) |
-                        _pdep_u64((two_or_more >> (16 * half)) & 0xFFFF, 0x2222222222222222ull) |
-                        _pdep_u64((three_bytes >> (16 * half)) & 0xFFFF, 0x4444444444444444ull);
-        unsigned count = (unsigned)__builtin_popcountll(kept);
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), _mm512_maskz_compress_epi8(kept, lanes));
-        out += count;
-    }
-    return out;
-}
-
-/* Where byte j of the UTF-8 of 32 units of 3 bytes each comes from, for
- * VPERMT2B over the units' first two bytes (16-bit lane k: bytes 2k, 2k+1)
- * and their third (at 64 + 2k): unit j / 3, its byte j % 3. */
-static const uint8_t utf16_three_byte_order[96] = {
-    0, 1, 64, 2, 3, 66, 4, 5, 68, 6, 7, 70, 8, 9, 72, 10, 11, 74, 12, 13, 76, 14, 15, 78,
-    16, 17, 80, 18, 19, 82, 20, 21, 84, 22, 23, 86, 24, 25, 88, 26, 27, 90, 28, 29, 92, 30, 31, 94,
-    32, 33, 96, 34, 35, 98, 36, 37, 100, 38, 39, 102, 40, 41, 104, 42, 43, 106, 44, 45, 108, 46, 47, 110,
-    48, 49, 112, 50, 51, 114, 52, 53, 116, 54, 55, 118, 56, 57, 120, 58, 59, 122, 60, 61, 124, 62, 63, 126};
-
-/* Writes 32 units that all take 3 bytes (0800..FFFF, no surrogate: Table
- * 3-6, 1110zzzz 10yyyyyy 10xxxxxx) as 96 bytes.  Every unit has the same
- * length, so each byte has a fixed place: two VPERMT2B, no compression.
- * Text in Chinese and Japanese is mostly such runs. */
-static inline uint8_t *put_utf8_from_utf16_three_bytes(uint8_t *out, __m512i units)
-{
-    /* 1110zzzz 10yyyyyy: (u >> 12) | (u << 2 & 3F00) | 80E0, then (u & 3F) | 80 */
-    __m512i leading = _mm512_or_si512(
-        _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 12), _mm512_slli_epi16(units, 2),
-                                  _mm512_set1_epi16(0x3F00), 0xF8), /* A | (B & C) */
-        _mm512_set1_epi16((short)0x80E0));
-    __m512i third = _mm512_ternarylogic_epi32(units, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80),
-                                              0xEA); /* (A & B) | C */
-    __m512i first = _mm512_permutex2var_epi8(
-        leading, _mm512_loadu_si512((const void *)utf16_three_byte_order), third);
-    __m512i last = _mm512_permutex2var_epi8(
-        leading, _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)(utf16_three_byte_order + 64))),
-        third);
-    _mm512_storeu_si512((void *)out, first);
-    _mm256_storeu_si256((__m256i *)(out + 64), _mm512_castsi512_si256(last));
-    return out + 96;
-}
-
 /* Writes 32 16-bit units below 0800 as UTF-8 (Table 3-6: 0xxxxxxx, or
  * 110yyyyy 10xxxxxx), each unit's bytes lead first in its lane; VPCOMPRESSB
  * keeps every lane's first byte and the second of the 2-byte ones. */
@@ -738,68 +747,273 @@ static inline uint8_t *put_utf8_below_800(uint8_t *out, __m512i units)
     return out + count;
 }
 
-size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
+/* ---- UTF-16 -> UTF-8 of the BMP, any mix of lengths ----
+ *
+ * Text in most scripts mixes characters of 1, 2 and 3 bytes (Table 3-6)
+ * from one unit to the next: Cyrillic or Arabic with ASCII spaces and
+ * markup, Hindi or Korean with ASCII spaces.  One step writes 16 such
+ * units without a branch on their lengths: VPERMB spreads them to the low
+ * halves of 32-bit lanes (in either byte order; the high halves are left
+ * as they come, as nothing below reads them), VPMULTISHIFTQB copies each
+ * unit's 6-bit fields into its lane's bytes (UTF8_FIELD_OFFSETS: the
+ * fields a 3-byte character keeps are bits 0..15), and the unit's length
+ * comes from min(u >> 7, 16), in 16-bit lanes: 0 for 0000..007F, 1..15
+ * for 0080..07FF, 16 for 0800..FFFF, which picks the lane's payload mask
+ * UTF8_KEEP_n from a table of 17 (VPERMT2D, over two vectors, reads only
+ * the index's low 5 bits).  VPCOMPRESSB then keeps each lane's bytes that
+ * count. */
+static inline __m512i utf8_keep_1_2(void) /* entries 0..15 */
+{
+    return _mm512_setr_epi32(UTF8_KEEP_1, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2, UTF8_KEEP_2,
+                             UTF8_KEEP_2);
+}
+
+/* VPERMB indexes that put UTF-16 unit `first` + k of a 64-byte vector in
+ * the low half of 32-bit lane k and the unit after it in the high half
+ * (unit 32, past the vector, is unit 0 again), low byte first (in either
+ * byte order). */
+#define UNIT_BYTES(k) (2 * (k) | (2 * (k) + 1) << 8 | (2 * (k) + 2) << 16 | (2 * (k) + 3) << 24)
+static inline __m512i spread_units(int first, int big_endian)
+{
+    __m512i index = _mm512_setr_epi32(UNIT_BYTES(0), UNIT_BYTES(1), UNIT_BYTES(2), UNIT_BYTES(3),
+                                      UNIT_BYTES(4), UNIT_BYTES(5), UNIT_BYTES(6), UNIT_BYTES(7),
+                                      UNIT_BYTES(8), UNIT_BYTES(9), UNIT_BYTES(10), UNIT_BYTES(11),
+                                      UNIT_BYTES(12), UNIT_BYTES(13), UNIT_BYTES(14), UNIT_BYTES(15));
+    if (big_endian)
+        index = swap_16(index);
+    return _mm512_add_epi8(index, _mm512_set1_epi8((char)(2 * first)));
+}
+
+/* A value the compiler must keep in a register: built once before a loop,
+ * not again at each use inside it (GCC otherwise broadcasts constants
+ * from general registers in the loop, on the shuffle port). */
+static inline __m512i held(__m512i v)
+{
+    __asm__("" : "+v"(v));
+    return v;
+}
+
+/* The constants of put_utf8_bmp_lanes, held in registers by its caller. */
+typedef struct bmp_lane_constants {
+    __m512i field_offsets, sixteen, keep_1_2, keep_3, marker_base;
+} bmp_lane_constants;
+
+static inline bmp_lane_constants bmp_lane_constants_held(void)
+{
+    bmp_lane_constants c;
+    c.field_offsets = held(_mm512_set1_epi64(UTF8_FIELD_OFFSETS));
+    c.sixteen = held(_mm512_set1_epi16(16));
+    c.keep_1_2 = held(utf8_keep_1_2());
+    c.keep_3 = held(_mm512_set1_epi32(UTF8_KEEP_3));
+    c.marker_base = held(_mm512_set1_epi8((char)0xFE));
+    return c;
+}
+
+/* Writes the UTF-8 of 16 units of the BMP that are no surrogate, each in
+ * the low half of a 32-bit lane: one whole-vector store (`whole`: within
+ * the caller's room, kernels.h), else only the bytes that count.  As
+ * utf8_lanes: the marker bits of each kept byte are FE - 2 * its mask. */
+static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole,
+                                          const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* put_utf8_bmp_lanes for 16 units of which `lead` are lead surrogates
+ * whose trails follow among the units `used`, and `trail` those trails:
+ * a lead's lane holds its trail in the high half (spread_units), from
+ * which it takes the code point 10000 + (lead & 3FF) * 400 + (trail & 3FF)
+ * (Table 3-5) and its 4 bytes (Table 3-6); a trail's lane, and a lane not
+ * used, keeps no byte. */
+static inline uint8_t *put_utf8_paired_lanes(uint8_t *out, __m512i lanes, __mmask16 used,
+                                             __mmask16 lead, __mmask16 trail, int whole,
+                                             const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    keep = _mm512_mask_mov_epi32(keep, lead, _mm512_set1_epi32(UTF8_KEEP_4));
+    keep = _mm512_maskz_mov_epi32(used & (__mmask16)~trail, keep);
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(lanes, 10), _mm512_srli_epi32(lanes, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    lanes = _mm512_mask_add_epi32(lanes, lead, code_point, _mm512_set1_epi32(0x10000));
+    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
+    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
+    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
+    __m512i bytes = _mm512_maskz_compress_epi8(
+        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
+    unsigned count = (unsigned)__builtin_popcountll(kept);
+    if (whole)
+        _mm512_storeu_si512((void *)out, bytes);
+    else
+        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
+    return out + count;
+}
+
+/* Writes the UTF-8 of 32 units below 0800 (Table 3-6: 0xxxxxxx, or
+ * 110yyyyy 10xxxxxx), each unit's bytes lead first in its 16-bit lane:
+ * VPCOMPRESSB keeps every lane's first byte and the second where it is
+ * not zero (only a 2-byte character has one).  One whole-vector store: at
+ * most 64 bytes for the 64 read, within the caller's room (kernels.h). */
+static inline uint8_t *put_utf8_two_byte_units(uint8_t *out, __m512i units, __m512i six_bits_high,
+                                               __m512i two_byte_markers, __m512i second_bytes)
+{
+    __mmask32 longer = _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x80));
+    /* (u >> 6) | (u << 8 & 3F00), then the markers 80C0 */
+    __m512i two = _mm512_ternarylogic_epi32(_mm512_srli_epi16(units, 6), _mm512_slli_epi16(units, 8),
+                                            six_bits_high, 0xF8); /* A | (B & C) */
+    __m512i bytes = _mm512_mask_add_epi16(units, longer, two, two_byte_markers);
+    /* the first byte of each lane is at least 00, the second at least 01 */
+    __mmask64 kept = _mm512_cmpge_epu8_mask(bytes, second_bytes);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(kept, bytes));
+    return out + __builtin_popcountll(kept);
+}
+
+/* Writes 16 surrogate pairs, each a lead in a 32-bit lane's low half and
+ * its trail in the high half, as 16 characters of 4 bytes: the code point
+ * 10000 + (lead & 3FF) * 400 + (trail & 3FF) (Table 3-5), then its UTF-8
+ * (Table 3-6).  64 bytes for the 64 read: no compression, one store. */
+static inline uint8_t *put_utf8_pairs(uint8_t *out, __m512i pairs)
+{
+    __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(pairs, 10), _mm512_srli_epi32(pairs, 16),
+                                                   _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
+    code_point = _mm512_add_epi32(code_point, _mm512_set1_epi32(0x10000));
+    _mm512_storeu_si512((void *)out, utf8_lanes(code_point, _mm512_set1_epi32(UTF8_KEEP_4)));
+    return out + 64;
+}
+
+/* A run of ASCII is taken 64 units at a time once ASCII_WINDOW bytes
+ * of it are ahead. */
+#define ASCII_WINDOW 128
+
+/* 1 if the ASCII_WINDOW bytes at src are ASCII UTF-16 units (`bits`: the
+ * bits of a unit above 007F, in the source byte order). */
+static inline int ascii_units(const uint8_t *src, __m512i bits)
+{
+    __m512i any = _mm512_or_si512(_mm512_loadu_si512((const void *)src),
+                                  _mm512_loadu_si512((const void *)(src + 64)));
+    if (ASCII_WINDOW == 256)
+        any = _mm512_ternarylogic_epi32(any, _mm512_loadu_si512((const void *)(src + 128)),
+                                        _mm512_loadu_si512((const void *)(src + 192)), 0xFE); /* A | B | C */
+    return _mm512_test_epi16_mask(any, bits) == 0;
+}
+
+/* A step stores whole vectors while 76 bytes of input are left: its two
+ * stores reach 112 bytes past out (the first 16 units give at most 48),
+ * within the worst case of 38 units, 114 bytes (Table 3-6: 3 per unit). */
+#define UTF16_WHOLE_STORES 76
+
+/* UTF-16 -> UTF-8, 32 units (64 bytes) per step: runs of ASCII 64 units
+ * at a time (ascii_units); 32 units below 0800 by put_utf8_two_byte_units;
+ * 32 units of the BMP with no surrogate, whatever their lengths, by
+ * put_utf8_bmp_lanes; 16 surrogate pairs in a row by put_utf8_pairs; the
+ * rest, BMP and pairs mixed, by put_utf8_paired_lanes, up to the first
+ * unit out of place (D91).  (Always inlined: each caller's constant
+ * `big_endian` then takes its branches out of the loop.) */
+static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
     const __m512i in_order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-    int narrow = 1; /* the last step's units were all below 0800 */
+    const __m512i first_half = held(spread_units(0, big_endian));
+    const __m512i second_half = held(spread_units(16, big_endian));
+    const bmp_lane_constants constants = bmp_lane_constants_held();
+    /* D800..DFFF, in the source byte order */
+    const __m512i surrogate_bits = held(_mm512_set1_epi16(big_endian ? 0x00F8 : (short)0xF800));
+    const __m512i surrogate_value = held(_mm512_set1_epi16(big_endian ? 0x00D8 : (short)0xD800));
+    const __m512i six_bits_high = held(_mm512_set1_epi16(0x3F00));
+    const __m512i two_byte_markers = held(_mm512_set1_epi16((short)0x80C0));
+    const __m512i second_bytes = held(_mm512_set1_epi16(0x0100));
+    const __m512i ascii_bits = held(_mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80));
     while (len - i >= 64) {
-        /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
-        while (narrow && len - i >= 128) {
-            __m512i a = _mm512_loadu_si512((const void *)(src + i));
-            __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-            if (_mm512_test_epi16_mask(_mm512_or_si512(a, b),
-                                       _mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)) != 0)
+        if (len - i >= ASCII_WINDOW && ascii_units(src + i, ascii_bits)) {
+            /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+            do {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
+                if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), ascii_bits) != 0)
+                    break;
+                if (big_endian) {
+                    a = _mm512_srli_epi16(a, 8);
+                    b = _mm512_srli_epi16(b, 8);
+                }
+                _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
+                out += 64;
+                i += 128;
+            } while (len - i >= 128);
+            if (len - i < 64)
                 break;
-            if (big_endian) {
-                a = _mm512_srli_epi16(a, 8);
-                b = _mm512_srli_epi16(b, 8);
-            }
-            _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi16(a, b)));
-            out += 64;
-            i += 128;
         }
-        if (len - i < 64)
-            break;
-        __m512i units = _mm512_loadu_si512((const void *)(src + i));
-        if (big_endian)
-            units = swap_16(units);
-        if (_mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800)) == 0) {
-            out = put_utf8_below_800(out, units); /* 32 units below 0800 */
+        __m512i raw = _mm512_loadu_si512((const void *)(src + i));
+        if (_mm512_test_epi16_mask(raw, surrogate_bits) == 0) { /* 32 units below 0800 */
+            out = put_utf8_two_byte_units(out, big_endian ? swap_16(raw) : raw, six_bits_high,
+                                          two_byte_markers, second_bytes);
             i += 64;
-            narrow = 1;
             continue;
         }
-        narrow = 0;
+        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(_mm512_and_si512(raw, surrogate_bits), surrogate_value);
+        if (surrogate == 0) {
+            int whole = len - i >= UTF16_WHOLE_STORES;
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(first_half, raw), whole,
+                                     &constants);
+            out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(second_half, raw), whole,
+                                     &constants);
+            i += 64;
+            continue;
+        }
+        __m512i units = big_endian ? swap_16(raw) : raw;
+        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFC00FC00)),
+                                    _mm512_set1_epi32((int)0xDC00D800)) == 0xFFFF) {
+            out = put_utf8_pairs(out, units); /* lead, trail, lead, ... */
+            i += 64;
+            continue;
+        }
         /* D800..DFFF: surrogates.  A lead (D800..DBFF) must be followed, and
          * a trail (DC00..DFFF) preceded, by the other (D91); a pair cut by
          * the end of the 32 units waits for the next step, and anything
          * else stops the step there, for the scalar reader. */
-        __mmask32 surrogate = _mm512_cmpeq_epi16_mask(
-            _mm512_and_si512(units, _mm512_set1_epi16((short)0xF800)), _mm512_set1_epi16((short)0xD800));
         unsigned taken = 32;
-        if (surrogate) {
-            __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
-                _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
-            __mmask32 trail = surrogate & ~lead;
-            uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
-            if (unpaired)
-                taken = (unsigned)__builtin_ctz(unpaired);
-            if (taken == 0)
-                break;
-        }
+        __mmask32 lead = surrogate & _mm512_cmpeq_epi16_mask(
+            _mm512_and_si512(units, _mm512_set1_epi16((short)0xFC00)), _mm512_set1_epi16((short)0xD800));
+        __mmask32 trail = surrogate & ~lead;
+        uint32_t unpaired = (lead & ~(trail >> 1)) | (trail & ~(lead << 1));
+        if (unpaired)
+            taken = (unsigned)__builtin_ctz(unpaired);
+        if (taken == 0)
+            break;
         __mmask32 used = first_lanes_32(taken);
-        if (surrogate == 0 &&
-            _mm512_cmpge_epu16_mask(units, _mm512_set1_epi16(0x800)) == 0xFFFFFFFFu)
-            out = put_utf8_from_utf16_three_bytes(out, units); /* taken is 32 */
-        else
-            out = put_utf8_from_utf16(out, units, used, surrogate & used);
+        int whole = len - i >= UTF16_WHOLE_STORES;
+        out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(first_half, raw), (__mmask16)used,
+                                    (__mmask16)(lead & used), (__mmask16)(trail & used), whole, &constants);
+        if (taken > 16)
+            out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(second_half, raw), (__mmask16)(used >> 16),
+                                        (__mmask16)((lead & used) >> 16), (__mmask16)((trail & used) >> 16),
+                                        whole, &constants);
         i += 2 * taken;
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
 }
 
 /* The lanes of 16 UTF-32 units that are not scalar values (D90: the

@@ -1,7 +1,9 @@
 /*
  * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h:
- * latin1_to_utf8, utf8_to_latin1): Latin-1 widened to UTF-8 and UTF-8
- * narrowed to Latin-1, for the sse4, avx2 and avx512 kernels.
+ * latin1_to_utf8, utf8_to_latin1, utf16_to_latin1, utf32_to_latin1):
+ * Latin-1 widened to UTF-8, and UTF-8, UTF-16 and UTF-32 narrowed to
+ * Latin-1, for the sse4, avx2 and avx512 kernels (avx2 takes sse4's
+ * UTF-16 and UTF-32 blocks).
  *
  * A Latin-1 byte is the code point of its value, so its UTF-8 form is the
  * byte itself below 80 and two bytes C2..C3 80..BF from 80 to FF (Unicode
@@ -207,6 +209,57 @@ size_t utfkit_utf8_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian
     return i;
 }
 
+/* UTF-16 and UTF-32 narrowed to Latin-1: a unit 0000..00FF is the code
+ * point of its value (Unicode 3.9 D91, D90; never a surrogate), written as
+ * that byte; a stretch of 16 units is taken whole or not at all, and the
+ * block stops before the first stretch with a unit above 00FF. */
+size_t utfkit_utf16_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    /* the byte of each unit that must be 00 for the unit to be at most 00FF */
+    const __m128i high_byte = _mm_set1_epi16(big_endian & 1 ? 0x00FF : (short)0xFF00);
+    size_t units = len / 2, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m128i first = _mm_loadu_si128((const __m128i *)(src + 2 * k));
+        __m128i second = _mm_loadu_si128((const __m128i *)(src + 2 * k + 16));
+        if (!_mm_testz_si128(_mm_or_si128(first, second), high_byte))
+            break;
+        if (big_endian & 1) {
+            first = _mm_srli_epi16(first, 8);
+            second = _mm_srli_epi16(second, 8);
+        }
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_packus_epi16(first, second));
+    }
+    *written = k;
+    return 2 * k;
+}
+
+size_t utfkit_utf32_to_latin1_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
+{
+    const __m128i high_bytes = _mm_set1_epi32(big_endian & 1 ? 0x00FFFFFF : (int)0xFFFFFF00);
+    size_t units = len / 4, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + 4 * k));
+        __m128i b = _mm_loadu_si128((const __m128i *)(src + 4 * k + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(src + 4 * k + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(src + 4 * k + 48));
+        if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), high_bytes))
+            break;
+        if (big_endian & 1) {
+            a = _mm_srli_epi32(a, 24);
+            b = _mm_srli_epi32(b, 24);
+            c = _mm_srli_epi32(c, 24);
+            d = _mm_srli_epi32(d, 24);
+        }
+        /* (every unit is at most 00FF: the saturating packs keep them) */
+        __m128i low = _mm_packus_epi32(a, b), high = _mm_packus_epi32(c, d);
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_packus_epi16(low, high));
+    }
+    *written = k;
+    return 4 * k;
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
@@ -352,9 +405,12 @@ typedef struct narrowing {
 } narrowing;
 
 /* The exact reading: a vector of 64 bytes (the last ones masked) at a
- * time, each checked before it is written, up to the end of src or the
- * first byte out of place. */
-static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, narrowing *at)
+ * time, each checked before it is written, up to `stop` (<= len) or the
+ * first byte out of place.  A lead byte just before `stop` is carried in
+ * lead_before when src[stop] exists (stop < len), and found missing its
+ * continuation byte at the end of src. */
+static inline void narrow_exactly(const uint8_t *src, size_t stop, size_t len, uint8_t *dst,
+                                  narrowing *at)
 {
     const __m512i fe = _mm512_set1_epi8((char)0xFE);
     const __m512i c2 = _mm512_set1_epi8((char)0xC2);
@@ -364,8 +420,8 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
     size_t i = at->i, out = at->out;
     uint64_t lead_before = at->lead_before;
     uint64_t c3_before = i != 0 && src[i - 1] == 0xC3;
-    while (i < len) {
-        size_t count = len - i < 64 ? len - i : 64;
+    while (i < stop) {
+        size_t count = stop - i < 64 ? stop - i : 64;
         uint64_t present = first_bits(count);
         __m512i bytes = _mm512_maskz_loadu_epi8(present, src + i);
         uint64_t high = _mm512_movepi8_mask(bytes);
@@ -375,15 +431,17 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
         uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
         /* A lead byte expects a continuation byte after it: at bit 64 (the
          * next vector's byte 0) it is carried, at bit count < 64 (past the
-         * input; a byte the masked load made 00) it is found missing. */
+         * vector; a byte the masked load made 00) it is carried when the
+         * input goes on, else found missing. */
         uint64_t expected = lead << 1 | lead_before;
-        uint64_t out_of_place = (high ^ lead ^ continuation) | (continuation ^ expected);
+        uint64_t checked = i + count < len ? present : ~0ull;
+        uint64_t out_of_place = ((high ^ lead ^ continuation) | (continuation ^ expected)) & checked;
         size_t taken = count;
         if (out_of_place != 0) {
             size_t first = (size_t)__builtin_ctzll(out_of_place);
             taken = first - (first != 0 && (lead >> (first - 1) & 1));
             if (taken == 0)
-                break; /* (a lead byte before it is given back below) */
+                break; /* (a lead byte before it is given back by the caller) */
         }
         __m512i narrowed = _mm512_mask_add_epi8(bytes, is_c3 << 1 | c3_before, bytes, upper);
         uint64_t kept = ~lead & first_bits(taken);
@@ -392,8 +450,8 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
                                 _mm512_maskz_compress_epi8(kept, narrowed));
         i += taken;
         out += produced;
-        lead_before = taken == 64 ? lead >> 63 : 0;
-        c3_before = is_c3 >> 63;
+        lead_before = taken == count ? lead >> (count - 1) & 1 : 0;
+        c3_before = is_c3 >> (count - 1) & 1;
         if (taken != count)
             break;
     }
@@ -406,14 +464,17 @@ static inline void narrow_exactly(const uint8_t *src, size_t len, uint8_t *dst, 
 #define NARROW_STRETCH 4
 
 /* The fast reading, NARROW_STRETCH vectors at a time while whole ones
- * remain: each vector is written unchecked, and the stretch's checks are
- * made once, at its end; where they fail the stretch is read again
- * exactly (narrow_exactly), which stops in it.  Each vector takes the
- * byte before it (src[i - 1]) from a second load, so that nothing is
- * carried from one vector to the next but lead_before, and the only test
- * per vector of the other bytes above 7F is a byte maximum: with byte ^ 02,
- * they are exactly the values C2..FF (C2..C3 become C0..C1), so a
- * stretch without them has every byte at C0..C1 a lead byte. */
+ * remain, each loaded from a 64-byte boundary of src (the bytes before the
+ * first boundary are read exactly): each vector is written unchecked, and
+ * the stretch's checks are made once, at its end; where they fail the
+ * stretch is read again exactly (narrow_exactly), which stops in it.
+ * Each vector takes the byte before it (src[i - 1]) from a second load,
+ * so that nothing is carried from one vector to the next but the lead
+ * bytes' mask, and the only test per vector of the other bytes above 7F
+ * is a byte maximum: with byte ^ 02, they are exactly the values C2..FF
+ * (C2..C3 become C0..C1), so a stretch without them has every byte at or
+ * above C0 a lead byte C2..C3, and every byte 80..BF (above 7F and below
+ * C0) a continuation byte. */
 size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                     size_t *written)
 {
@@ -424,64 +485,123 @@ size_t utfkit_utf8_to_latin1_avx512(const uint8_t *src, size_t len, int big_endi
     const __m512i two = _mm512_set1_epi8(0x02);
     const __m512i upper = _mm512_set1_epi8(0x40);
     narrowing at = {0, 0, 0};
+    /* the first 64-byte boundary after src[0], so that src[i - 1] exists */
+    size_t head = 64 - ((uintptr_t)src & 63);
+    if (len < head + 64 * NARROW_STRETCH) {
+        narrow_exactly(src, len, len, dst, &at);
+        *written = at.out;
+        return at.i - at.lead_before;
+    }
+    narrow_exactly(src, head, len, dst, &at);
+    if (at.i != head) {
+        *written = at.out;
+        return at.i - at.lead_before;
+    }
     int ascii_before = 0; /* the stretch before was all ASCII */
     while (len - at.i >= 64 * NARROW_STRETCH) {
+        const uint8_t *from = src + at.i; /* (on a 64-byte boundary) */
         if (ascii_before) { /* then this one may be too: copied if it is */
-            const uint8_t *from = src + at.i;
-            __m512i a = _mm512_loadu_si512((const void *)from);
-            __m512i b = _mm512_loadu_si512((const void *)(from + 64));
-            __m512i c = _mm512_loadu_si512((const void *)(from + 128));
-            __m512i d = _mm512_loadu_si512((const void *)(from + 192));
-            if (_mm512_movepi8_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d))) == 0) {
-                uint8_t *to = dst + at.out;
-                _mm512_storeu_si512((void *)to, a);
-                _mm512_storeu_si512((void *)(to + 64), b);
-                _mm512_storeu_si512((void *)(to + 128), c);
-                _mm512_storeu_si512((void *)(to + 192), d);
+            __m512i vectors[NARROW_STRETCH], any = _mm512_setzero_si512();
+            for (int k = 0; k < NARROW_STRETCH; k++) {
+                vectors[k] = _mm512_load_si512((const void *)(from + 64 * k));
+                any = _mm512_or_si512(any, vectors[k]);
+            }
+            if (_mm512_movepi8_mask(any) == 0) {
+                for (int k = 0; k < NARROW_STRETCH; k++)
+                    _mm512_storeu_si512((void *)(dst + at.out + 64 * k), vectors[k]);
                 at.i += 64 * NARROW_STRETCH;
                 at.out += 64 * NARROW_STRETCH;
                 continue;
             }
         }
-        size_t i = at.i, out = at.out;
+        size_t out = at.out;
         uint64_t lead_before = at.lead_before, misplaced = 0;
         __m512i largest = _mm512_setzero_si512();
         for (int k = 0; k < NARROW_STRETCH; k++) {
-            __m512i bytes = _mm512_loadu_si512((const void *)(src + i));
-            /* src[i - 1 + j] in byte j (byte 0 is 00 at the start) */
-            __m512i before = i != 0 ? _mm512_loadu_si512((const void *)(src + i - 1))
-                                    : _mm512_maskz_expandloadu_epi8(~1ull, src);
-            __m512i flipped = _mm512_xor_si512(bytes, two);
-            largest = _mm512_max_epu8(largest, flipped);
-            __mmask64 keep = _mm512_cmplt_epu8_mask(flipped, c0);
-            uint64_t continuation = _mm512_cmplt_epi8_mask(bytes, c0);
+            __m512i bytes = _mm512_load_si512((const void *)(from + 64 * k));
+            /* src[i - 1 + j] in byte j */
+            __m512i before = _mm512_loadu_si512((const void *)(from + 64 * k - 1));
+            largest = _mm512_max_epu8(largest, _mm512_xor_si512(bytes, two));
+            __mmask64 keep = _mm512_cmplt_epu8_mask(bytes, c0);
             __m512i narrowed = _mm512_mask_add_epi8(bytes, _mm512_cmpeq_epi8_mask(before, c3),
                                                     bytes, upper);
             /* (out <= i: the caller's room holds the whole vector) */
             _mm512_storeu_si512((void *)(dst + out), _mm512_maskz_compress_epi8(keep, narrowed));
-            uint64_t lead = ~_cvtmask64_u64(keep);
+            uint64_t kept = _cvtmask64_u64(keep);
+            uint64_t continuation = _cvtmask64_u64(_mm512_movepi8_mask(bytes)) & kept;
+            uint64_t lead = ~kept;
             misplaced |= continuation ^ (lead << 1 | lead_before);
             lead_before = lead >> 63;
-            out += 64 - (size_t)__builtin_popcountll(lead);
-            i += 64;
+            out += (size_t)__builtin_popcountll(kept);
         }
         if (misplaced != 0 || _mm512_cmpge_epu8_mask(largest, c2) != 0) {
-            narrow_exactly(src, at.i + 64 * NARROW_STRETCH, dst, &at);
+            narrow_exactly(src, at.i + 64 * NARROW_STRETCH, len, dst, &at);
             /* (it stops in the stretch: the lead byte that may end it has
              * its continuation byte, or this stretch would have failed) */
             *written = at.out;
             return at.i - at.lead_before;
         }
-        at.i = i;
+        at.i += 64 * NARROW_STRETCH;
         at.out = out;
         at.lead_before = lead_before;
         ascii_before = _mm512_movepi8_mask(largest) == 0; /* (byte ^ 02 keeps bit 7) */
     }
-    narrow_exactly(src, len, dst, &at);
+    narrow_exactly(src, len, len, dst, &at);
     /* A lead byte at the end of the input, or before a byte out of place,
      * has made no byte yet: it is not taken. */
     *written = at.out;
     return at.i - at.lead_before;
+}
+
+
+/* UTF-16 and UTF-32 narrowed to Latin-1, as the sse4 blocks: 64 bytes of
+ * units at a time, the units before the first one above 00FF taken. */
+size_t utfkit_utf16_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                     size_t *written)
+{
+    const __m512i swap_bytes = _mm512_set4_epi32(0x0E0F0C0D, 0x0A0B0809, 0x06070405, 0x02030001);
+    const __m512i high_byte = _mm512_set1_epi16((short)0xFF00);
+    size_t units = len / 2, k = 0;
+    for (; units - k >= 32; k += 32) {
+        __m512i code_units = _mm512_loadu_si512((const void *)(src + 2 * k));
+        if (big_endian & 1)
+            code_units = _mm512_shuffle_epi8(code_units, swap_bytes); /* to the host's order */
+        uint32_t above = _mm512_test_epi16_mask(code_units, high_byte);
+        __m256i bytes = _mm512_cvtepi16_epi8(code_units);
+        if (above != 0) {
+            size_t taken = (size_t)__builtin_ctz(above);
+            _mm256_mask_storeu_epi8(dst + k, (__mmask32)first_bits(taken), bytes);
+            k += taken;
+            break;
+        }
+        _mm256_storeu_si256((__m256i *)(dst + k), bytes);
+    }
+    *written = k;
+    return 2 * k;
+}
+
+size_t utfkit_utf32_to_latin1_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                     size_t *written)
+{
+    const __m512i swap_bytes = _mm512_set4_epi32(0x0C0D0E0F, 0x08090A0B, 0x04050607, 0x00010203);
+    const __m512i high_bytes = _mm512_set1_epi32((int)0xFFFFFF00);
+    size_t units = len / 4, k = 0;
+    for (; units - k >= 16; k += 16) {
+        __m512i code_units = _mm512_loadu_si512((const void *)(src + 4 * k));
+        if (big_endian & 1)
+            code_units = _mm512_shuffle_epi8(code_units, swap_bytes); /* to the host's order */
+        uint32_t above = _mm512_test_epi32_mask(code_units, high_bytes);
+        __m128i bytes = _mm512_cvtepi32_epi8(code_units);
+        if (above != 0) {
+            size_t taken = (size_t)__builtin_ctz(above);
+            _mm_mask_storeu_epi8(dst + k, (__mmask16)first_bits(taken), bytes);
+            k += taken;
+            break;
+        }
+        _mm_storeu_si128((__m128i *)(dst + k), bytes);
+    }
+    *written = k;
+    return 4 * k;
 }
 
 #if defined(__clang__)

@@ -305,10 +305,15 @@ static void check_narrow_target(const uint32_t *code_points, size_t count)
     free(got);
 }
 
-/* Damaged UTF-8 into Latin-1: every kernel gives scalar's answer. */
-static void check_kernels_agree(const uint8_t *bytes, size_t len)
+/* Damaged UTF-8 into Latin-1, `offset` bytes after the start of a heap
+ * block of exactly offset + len bytes (the avx512 block reads from the
+ * 64-byte boundaries of src, so where they fall matters): every kernel
+ * gives scalar's answer. */
+static void check_kernels_agree_at(const uint8_t *bytes, size_t len, size_t offset)
 {
-    uint8_t *src = heap_copy(bytes, len);
+    uint8_t *block = malloc(offset + len != 0 ? offset + len : 1);
+    memcpy(block + offset, bytes, len);
+    uint8_t *src = block + offset;
     uint8_t *reference = malloc(len + 1), *got = malloc(len + 1);
     for (int errors = UTFKIT_STRICT; errors <= UTFKIT_IGNORE; errors++) {
         utfkit_set_backend("scalar");
@@ -330,9 +335,14 @@ static void check_kernels_agree(const uint8_t *bytes, size_t len)
         }
     }
     utfkit_set_backend(NULL);
-    free(src);
+    free(block);
     free(reference);
     free(got);
+}
+
+static void check_kernels_agree(const uint8_t *bytes, size_t len)
+{
+    check_kernels_agree_at(bytes, len, 0);
 }
 
 static uint32_t random_code_point(unsigned mix)
@@ -383,6 +393,23 @@ static void section_2(void)
         if (len > 0 && next_random() % 4 == 0)
             len--; /* cut inside the last character, now and then */
         check_kernels_agree(utf8, len);
+    }
+    /* Mostly U+0080..U+00FF (pairs C2..C3 xx) between ASCII, long enough
+     * for the avx512 block's stretches, at every offset from a 64-byte
+     * boundary (malloc's blocks are 16-byte aligned at least, so some
+     * offset in 0..63 of them is each one), damaged now and then. */
+    for (int trial = 0; trial < (quick ? 6 : 40); trial++) {
+        size_t count = 300 + next_random() % 500;
+        for (size_t k = 0; k < count; k++)
+            code_points[k] = random_code_point(next_random() % 3 == 0);
+        size_t len = encode_all(code_points, count, UTFKIT_UTF8, utf8);
+        if (trial % 2) {
+            size_t at = next_random() % len;
+            uint32_t kind = next_random() % 3;
+            utf8[at] = kind == 0 ? (uint8_t)next_random() : kind == 1 ? 0xC3 : 0x80;
+        }
+        for (size_t offset = 0; offset < 64; offset++)
+            check_kernels_agree_at(utf8, len, offset);
     }
     printf("2. every form into Latin-1 and ASCII: %llu checks\n", checks);
 }

@@ -12,7 +12,9 @@
  *   - utfkit_incomplete_suffix_length: where the input has no error
  *     before the held-back bytes, checking the prefix before them never
  *     meets END_OF_DATA, and at most 7 bytes are held.
- * Then longer random texts in random chunks, under every kernel.
+ * Then longer random texts in random chunks, under every kernel; and
+ * utfkit_stream_transcode in random chunks against one-shot
+ * utfkit_transcode, on texts of surrogates and ill-formed bytes.
  *
  * A standalone C program (make ctest, make ctest-asan, tests/test_c_core.py).
  */
@@ -111,6 +113,62 @@ static uint32_t random_next(void)
     return (uint32_t)random_state;
 }
 
+/* Tokens of the UTF-8 relatives (and their UTF-16 units) around which a
+ * stream decides whether a lead and a trail surrogate join: surrogate byte
+ * sequences (WTF-8 section 3.3), bytes ill-formed in every form (dropped by
+ * IGNORE), ASCII, C0 80 (MUTF-8's U+0000), a 4-byte sequence, and the
+ * little-endian code units D800, DC00, 0041. */
+static const struct token {
+    uint8_t length, bytes[4];
+} tokens[] = {
+    {3, {0xED, 0xA0, 0x80}}, {3, {0xED, 0xAF, 0xBF}}, {3, {0xED, 0xB0, 0x80}}, {3, {0xED, 0xBF, 0xBF}},
+    {1, {0xFF}},             {1, {0x80}},             {1, {0xED}},             {2, {0xED, 0xB0}},
+    {1, {0x41}},             {2, {0xC0, 0x80}},       {4, {0xF0, 0x90, 0x80, 0x80}},
+    {2, {0x00, 0xD8}},       {2, {0x00, 0xDC}},       {2, {0x41, 0x00}},
+};
+#define TOKEN_COUNT (sizeof tokens / sizeof tokens[0])
+/* a destination's output per input byte, at most (UTF-32 from one byte) */
+#define MOST_OUTPUT_PER_BYTE 4
+
+/* utfkit_stream_transcode of src cut after every byte i with bit i of
+ * `cuts` set, against one-shot utfkit_transcode: the same output, or (with
+ * STRICT) the same error.  Every call's output buffer is an exact heap
+ * block of the documented size (pending_length + chunk bytes' conversion,
+ * and 3 for a held lead surrogate). */
+static void check_stream_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
+                                   uint64_t cuts)
+{
+    checked++;
+    uint8_t expected[64 * MOST_OUTPUT_PER_BYTE], streamed[64 * MOST_OUTPUT_PER_BYTE + 3];
+    utfkit_result whole = utfkit_transcode(src, len, from, to, errors, expected, sizeof expected);
+    utfkit_stream stream;
+    utfkit_stream_init(&stream, from);
+    size_t start = 0, out = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i != len && !(cuts >> i & 1u))
+            continue;
+        size_t room = MOST_OUTPUT_PER_BYTE * (stream.pending_length + i - start) + 3;
+        uint8_t *chunk = malloc(i - start + 1), *dst = malloc(room);
+        memcpy(chunk, src + start, i - start);
+        utfkit_result r = utfkit_stream_transcode(&stream, chunk, i - start, i == len, to, errors, dst, room);
+        free(chunk);
+        if (r.status == UTFKIT_OK && out + r.written <= sizeof streamed) {
+            memcpy(streamed + out, dst, r.written);
+            out += r.written;
+        }
+        free(dst);
+        if (r.status != UTFKIT_OK) {
+            if (r.status != whole.status || r.position != whole.position ||
+                r.subpart_length != whole.subpart_length)
+                fail("stream transcode error differs from utfkit_transcode", from, src, len, cuts);
+            return;
+        }
+        start = i;
+    }
+    if (whole.status != UTFKIT_OK || out != whole.written || memcmp(streamed, expected, out) != 0)
+        fail("stream transcode output differs from utfkit_transcode", from, src, len, cuts);
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -145,6 +203,28 @@ int main(int argc, char **argv)
                 src[i] = random_next() % 4 ? alphabet[random_next() % ALPHABET_SIZE] : (uint8_t)random_next();
             uint64_t cuts = ((uint64_t)random_next() << 32 | random_next()) & ((uint64_t)random_next() | random_next());
             check_stream(src, len, (int)(random_next() % FORMS), cuts);
+        }
+    }
+    printf("3. utfkit_stream_transcode of surrogates, dropped bytes and pairs in random chunks, every "
+           "destination and errors mode, under every kernel\n");
+    for (size_t k = 0;; k++) {
+        const char *name = utfkit_backend_name(k);
+        if (name == NULL)
+            break;
+        if (!utfkit_backend_available(name) || utfkit_set_backend(name) != 0)
+            continue;
+        for (int round = 0; round < (quick ? 3000 : 30000); round++) {
+            size_t len = 0, count = random_next() % 12;
+            for (size_t t = 0; t < count; t++) {
+                const struct token *token = &tokens[random_next() % TOKEN_COUNT];
+                if (len + token->length > sizeof src)
+                    break;
+                memcpy(src + len, token->bytes, token->length);
+                len += token->length;
+            }
+            uint64_t cuts = (uint64_t)random_next() << 32 | random_next();
+            int from = (int)(random_next() % FORMS), to = (int)(random_next() % FORMS);
+            check_stream_transcode(src, len, from, to, (int)(random_next() % 3), cuts & random_next());
         }
     }
     utfkit_set_backend(NULL);

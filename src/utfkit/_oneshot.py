@@ -86,6 +86,7 @@ _ASCII_AS_ITSELF = frozenset({
     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279,
 })
 _ASCII_FORM = lib.UTFKIT_ASCII
+_NARROW_FORMS = frozenset({lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII})
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _utf8_count = lib.utfkit_utf8_count
@@ -257,9 +258,11 @@ class _Plan:
         self.decode = None if self.identity or target.cpython_encode is None else source.cpython_decode
         self.encode = target.cpython_encode
         self.from_utf8 = source is UTF8  # decoded by bytes.decode: no (str, consumed) tuple
-        # worst_case_size(length) == -(-length // unit) * per_unit
+        # the output's room: -(-length // unit) * per_unit, worst_case_size(length),
+        # except into Latin-1 and ASCII, where a code unit (or a partial final
+        # one) makes one byte at most: a character, a '?' or nothing
         self.unit = source.unit_size
-        self.per_unit = worst_case_size(source.unit_size, source, target)
+        self.per_unit = 1 if target.form in _NARROW_FORMS else worst_case_size(source.unit_size, source, target)
         self.from_form = source.form
         self.to_form = target.form
         self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
@@ -517,7 +520,13 @@ def transcode_partial(
     ``final=False`` an unfinished character at the end of `data` is left
     unconsumed, to be passed again with the input that follows.  A strict
     error raises as ``transcode`` does, with positions in this call's `data`,
-    once the text before it has been converted.
+    once the text before it has been converted -- but for a WTF-8 pair
+    written as two 3-byte sequences (ill-formed at the trail, WTF-8 section
+    4.3), which the call that starts at the lead raises, with the lead's
+    output written to `out` (a call that consumed the lead would leave the
+    next one a lone, well-formed trail).  Into WTF-8 with ``ignore``, no call
+    ends in a lone lead surrogate that a trail after dropped bytes joins
+    (WTF-8 section 6.1).
 
     The byte-order-mark forms (``utf-16``, ``utf-32``, ``utf-8-sig``) are
     refused (ValueError): their byte order is decided once for a whole

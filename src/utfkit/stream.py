@@ -129,7 +129,9 @@ def held_back_length(data: "Buffer", encoding: str) -> int:
 
 # ------------------------------------------------- the C stream state, as data
 
-_STREAM_FIELDS = ("form", "status", "offset", "error_position", "error_length", "error_unit")
+_STREAM_FIELDS = ("form", "status", "offset", "error_position", "error_length", "error_unit", "held_lead")
+# A state pickled before held_lead was a field (a stream that held no lead)
+_EARLIER_STREAM_FIELDS = _STREAM_FIELDS[:-1]
 
 
 def stream_state(stream: Any) -> Tuple[Any, ...]:
@@ -144,8 +146,8 @@ def new_stream(state: Optional[Tuple[Any, ...]], form: int) -> Any:
     lib.utfkit_stream_init(stream, form)
     if state is not None:
         *numbers, held = state
-        if len(numbers) != len(_STREAM_FIELDS) or not isinstance(held, bytes) \
-                or len(held) > len(stream.pending) or numbers[0] != form:
+        if len(numbers) not in (len(_STREAM_FIELDS), len(_EARLIER_STREAM_FIELDS)) \
+                or not isinstance(held, bytes) or len(held) > len(stream.pending) or numbers[0] != form:
             raise ValueError("not the state of a utfkit stream of this encoding")
         for field, value in zip(_STREAM_FIELDS, numbers):
             setattr(stream, field, value)
@@ -536,12 +538,16 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 def _restore_transcoder(from_: str, to: str, errors: str, state: Tuple[Any, ...]) -> "IncrementalTranscoder":
     transcoder = IncrementalTranscoder(from_, to, errors)
     head, source, signed, base, stream = state[:5]
-    transcoder._held = bytes(state[5]) if len(state) > 5 else b""
     transcoder._head = head
     transcoder._source = ENCODINGS[source]
     transcoder._signed = bool(signed)
     transcoder._base = int(base)
     transcoder._stream = new_stream(stream, transcoder._source.form)
+    if len(state) > 5 and state[5]:
+        # pickled when the WTF-8 output's held-back lead surrogate was kept
+        # here, as its 3 bytes: now the C stream holds it (held_lead)
+        held = bytes(state[5])
+        transcoder._stream.held_lead = 0xD000 | (held[1] & 0x3F) << 6 | (held[2] & 0x3F)
     return transcoder
 
 
@@ -557,8 +563,9 @@ class IncrementalTranscoder:
     start; ``object`` the chunk); the failing chunk is then not consumed.
     ``errors`` is ``strict``, ``replace`` or ``ignore``.  After a
     successful ``finish()`` the object starts a new stream at offset 0.
-    The state lives in C (``utfkit_stream_transcode``, csrc/stream.c), but for
-    a WTF-8 output's last lead surrogate, held back here until the next output.
+    The state lives in C (``utfkit_stream_transcode``, csrc/stream.c), a WTF-8
+    output's last lone lead surrogate included: it is held back until the next
+    output, which may begin with the trail it joins (WTF-8 section 6.1).
 
     A byte-order-mark source (utf-16, utf-32, utf-8-sig) is read as the
     fixed form its mark names, decided once the first bytes are in; a
@@ -566,7 +573,7 @@ class IncrementalTranscoder:
     """
 
     __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_guard",
-                 "_source", "_target", "_head", "_signature", "_signed", "_base", "_joins", "_held")
+                 "_source", "_target", "_head", "_signature", "_signed", "_base")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
         source = lookup(from_, "IncrementalTranscoder", "from_")
@@ -578,10 +585,6 @@ class IncrementalTranscoder:
         self._target = ENCODINGS[target.marks[0][1]] if target.marks else target
         self._signature = target.marks[0][0] if target.marks else b""
         self._to_form = self._target.form
-        # WTF-8 output joins a lead surrogate with a trail right after it (WTF-8
-        # section 6.1): one call's output may end in a lead that the next call's
-        # trail must join, so it is held back until the next output.
-        self._joins = self._target.name == "wtf-8"
         self._guard = Exclusive("IncrementalTranscoder")
         self._start_again()
 
@@ -589,7 +592,6 @@ class IncrementalTranscoder:
         self._head: Optional[bytes] = b"" if ENCODINGS[self.from_].marks else None
         self._signed = False
         self._base = 0  # stream offset of the C stream's offset 0 (after a mark)
-        self._held = b""  # WTF-8 output: a lead surrogate's 3 bytes, held back
         self._stream = new_stream(None, self._source.form)
 
     def reset(self) -> None:
@@ -612,13 +614,13 @@ class IncrementalTranscoder:
                 if rest is None:
                     return b""
                 chunk = rest
-            return self._signed_output(self._joined(self._convert(chunk, 0), final=False))
+            return self._signed_output(self._convert(chunk, 0))
 
     def finish(self) -> bytes:
         """End the stream: converts (or, with strict, raises for) the held-back bytes."""
         with self._guard:
             rest = self._after_mark(b"", final=True) if self._head is not None else b""
-            output = self._signed_output(self._joined(self._convert(rest or b"", 1), final=True))
+            output = self._signed_output(self._convert(rest or b"", 1))
             self._start_again()
             return output
 
@@ -641,26 +643,6 @@ class IncrementalTranscoder:
         self._base = len(mark) if self.from_ != "utf-8-sig" else 0
         return head[len(mark):]
 
-    def _joined(self, output: bytes, final: bool) -> bytes:
-        """WTF-8 output: the held-back lead surrogate joined with a trail that
-        starts this output (as the one-shot writer joins them), or put back in
-        front of it; and a lead that ends it held back, unless the stream ends."""
-        if not self._joins:
-            return output
-        held, self._held = self._held, b""
-        if held:
-            if output[:1] == b"\xed" and len(output) >= 3 and 0xB0 <= output[1] <= 0xBF:
-                lead = 0xD000 | (held[1] & 0x3F) << 6 | (held[2] & 0x3F)
-                trail = 0xD000 | (output[1] & 0x3F) << 6 | (output[2] & 0x3F)
-                pair = 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00)
-                output = chr(pair).encode() + output[3:]
-            else:
-                output = held + output
-        # ED is never a continuation byte: ED A0..AF at -3 begins the last sequence
-        if not final and len(output) >= 3 and output[-3] == 0xED and 0xA0 <= output[-2] <= 0xAF:
-            self._held, output = output[-3:], output[:-3]
-        return output
-
     def _signed_output(self, output: bytes) -> bytes:
         if self._signed or not self._signature:
             return output
@@ -671,7 +653,8 @@ class IncrementalTranscoder:
         source = input_view(chunk, "feed")
         length = len(source)
         stream = self._stream
-        capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target)
+        # (+3: a lead surrogate held back from the last WTF-8 output)
+        capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target) + 3
         buffer = scratch(capacity)
         try:
             space, space_chars, size = buffer
@@ -697,8 +680,7 @@ class IncrementalTranscoder:
 
     def __reduce__(self) -> Tuple[Any, ...]:
         with self._guard:
-            state = (self._head, self._source.name, self._signed, self._base, stream_state(self._stream),
-                     self._held)
+            state = (self._head, self._source.name, self._signed, self._base, stream_state(self._stream))
         return (_restore_transcoder, (self.from_, self.to, self.errors, state))
 
     def __repr__(self) -> str:
