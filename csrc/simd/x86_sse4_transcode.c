@@ -529,33 +529,18 @@ static inline void put_bmp_units(byte_writer *writer, __m128i units)
         _mm_set1_epi16((short)0x80E0));
     __m128i third = _mm_or_si128(_mm_and_si128(units, six_bits), _mm_set1_epi16(0x80));
     __m128i first_two = _mm_blendv_epi8(_mm_blendv_epi8(units, two, is_two), three, is_three);
-    /* bits 0..7: two bytes or more, bits 8..15: three, one per unit */
-    unsigned lengths = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(is_two, is_three));
-    unsigned low_code = (unsigned)two_bits_per_lane[lengths & 0xF] + two_bits_per_lane[lengths >> 8 & 0xF];
-    unsigned high_code = (unsigned)two_bits_per_lane[lengths >> 4 & 0xF] + two_bits_per_lane[lengths >> 12];
+    /* Per unit, length - 1 in two bits (utfkit_lane_prefixes' code): the
+     * low byte of a 16-bit lane is FF for two bytes, the high byte FF for
+     * three, so that the byte mask holds units 0..3 in bits 0..7 and units
+     * 4..7 in bits 8..15. */
+    unsigned lengths = (unsigned)_mm_movemask_epi8(_mm_xor_si128(_mm_and_si128(is_two, _mm_set1_epi16(0xFF)), is_three));
+    unsigned low_code = lengths & 0xFF, high_code = lengths >> 8;
     __m128i low = _mm_shuffle_epi8(_mm_unpacklo_epi16(first_two, third),
                                    _mm_load_si128((const __m128i *)utfkit_lane_prefixes[low_code]));
     __m128i high = _mm_shuffle_epi8(_mm_unpackhi_epi16(first_two, third),
                                     _mm_load_si128((const __m128i *)utfkit_lane_prefixes[high_code]));
     byte_writer_put(writer, low, utfkit_lane_prefixes_length[low_code]);
     byte_writer_put(writer, high, utfkit_lane_prefixes_length[high_code]);
-}
-
-/* Writes eight units 800..FFFF that are not surrogates (Table 3-6: three
- * bytes each, 1110zzzz 10yyyyyy 10xxxxxx). */
-static inline void put_three_bytes(byte_writer *writer, __m128i units)
-{
-    for (int half = 0; half < 2; half++) {
-        __m128i code_point = _mm_cvtepu16_epi32(half ? _mm_srli_si128(units, 8) : units);
-        __m128i three = _mm_or_si128(
-            _mm_or_si128(_mm_srli_epi32(code_point, 12),
-                         _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(code_point, 6), _mm_set1_epi32(0x3F)), 8)),
-            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(code_point, _mm_set1_epi32(0x3F)), 16),
-                         _mm_set1_epi32(0x8080E0)));
-        /* lane_prefixes entry 0xAA: three bytes of each of four lanes */
-        byte_writer_put(writer, _mm_shuffle_epi8(three, _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
-                                                                     -1, -1, -1, -1)), 12);
-    }
 }
 
 /* Writes four surrogate pairs, each a lead surrogate in a 32-bit lane's low
@@ -577,76 +562,104 @@ static inline void put_pairs(byte_writer *writer, __m128i pairs)
     byte_writer_put(writer, bytes, 16);
 }
 
-/* Surrogate pairs (D91, Table 3-5) are taken whole; a lead surrogate
- * without a trail after it, a trail without a lead before it, and a lead
- * in the last unit of a step stop the block there, for the scalar reader
- * (which reports or repairs the unpaired ones). */
+/* One step of eight units, any of them surrogates: surrogate pairs (D91,
+ * Table 3-5) are taken whole; a lead surrogate without a trail after it, a
+ * trail without a lead before it, and a lead in the last unit of a step
+ * stop the block there, for the scalar reader (which reports or repairs
+ * the unpaired ones).  Returns the bytes consumed, 0 at such a stop. */
+static inline __attribute__((always_inline)) size_t utf16_units_step(byte_writer *writer, __m128i units)
+{
+    if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
+        put_one_or_two_bytes(writer, units);
+        return 16;
+    }
+    __m128i ten_bits = _mm_and_si128(units, _mm_set1_epi16((short)0xFC00));
+    __m128i lead = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xD800));
+    __m128i trail = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xDC00));
+    uint32_t leads = byte_mask(lead), trails = byte_mask(trail);
+    if ((leads | trails) == 0) {
+        put_bmp_units(writer, units);
+        return 16;
+    }
+    if (leads == 0x3333 && trails == 0xCCCC) {
+        put_pairs(writer, units);
+        return 16;
+    }
+    __m128i unpaired = _mm_or_si128(_mm_andnot_si128(_mm_srli_si128(trail, 2), lead),
+                                    _mm_andnot_si128(_mm_slli_si128(lead, 2), trail));
+    uint32_t stop = byte_mask(unpaired); /* two bits per unit */
+    unsigned taken = stop != 0 ? (unsigned)__builtin_ctz(stop) / 2 : 8;
+    if (taken == 0)
+        return 0;
+    __m128i previous = _mm_slli_si128(units, 2);
+    put_utf8(writer, _mm_cvtepu16_epi32(units), _mm_cvtepu16_epi32(previous), taken < 4 ? taken : 4, 0, 1);
+    if (taken > 4)
+        put_utf8(writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
+                 _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
+    return 2 * taken;
+}
+
+/* 32 units at a time where they are all of one class -- ASCII; below 800
+ * (one or two bytes, as in Latin, Cyrillic, Greek, Arabic or Hebrew text);
+ * no surrogates (one, two or three bytes, as in CJK, Indic or Thai text) --
+ * so that in each class the writing is the same whatever the mix of
+ * lengths, and the test that picks it changes rarely (a branch per mix of
+ * lengths would mispredict every few units in text that mixes them).
+ * Other stretches go by eight units (utf16_units_step). */
 size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
     while (len - i >= 16) {
-        __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
-        if (big_endian)
-            units = swap_16(units);
-        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xFF80))) { /* eight of one byte */
-            __m128i next = len - i >= 32 ? _mm_loadu_si128((const __m128i *)(src + i + 16)) : _mm_set1_epi8(-1);
-            if (big_endian)
-                next = swap_16(next);
-            if (_mm_testz_si128(next, _mm_set1_epi16((short)0xFF80))) { /* and eight more */
-                _mm_storeu_si128((__m128i *)byte_writer_before_wide_store(&writer), _mm_packus_epi16(units, next));
-                writer.out += 16;
-                i += 32;
+        if (len - i >= 64) {
+            __m128i units[4];
+            for (int k = 0; k < 4; k++) {
+                units[k] = _mm_loadu_si128((const __m128i *)(src + i + 16 * k));
+                if (big_endian)
+                    units[k] = swap_16(units[k]);
+            }
+            __m128i any = _mm_or_si128(_mm_or_si128(units[0], units[1]), _mm_or_si128(units[2], units[3]));
+            if (_mm_testz_si128(any, _mm_set1_epi16((short)0xFF80))) { /* 32 of one byte */
+                uint8_t *out = byte_writer_before_wide_store(&writer);
+                _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(units[0], units[1]));
+                _mm_storeu_si128((__m128i *)(out + 16), _mm_packus_epi16(units[2], units[3]));
+                writer.out = out + 32;
+                i += 64;
                 continue;
             }
-            byte_writer_put(&writer, _mm_packus_epi16(units, units), 8);
-            i += 16;
-            continue;
+            if (_mm_testz_si128(any, _mm_set1_epi16((short)0xF800))) { /* 32 of one or two bytes */
+                for (int k = 0; k < 4; k++)
+                    put_one_or_two_bytes(&writer, units[k]);
+                i += 64;
+                continue;
+            }
+            /* surrogates D800..DFFF */
+            __m128i surrogate = _mm_setzero_si128();
+            for (int k = 0; k < 4; k++)
+                surrogate = _mm_or_si128(surrogate, _mm_cmpeq_epi16(_mm_and_si128(units[k], _mm_set1_epi16((short)0xF800)),
+                                                                    _mm_set1_epi16((short)0xD800)));
+            if (_mm_testz_si128(surrogate, surrogate)) { /* 32 of one, two or three bytes */
+                for (int k = 0; k < 4; k++)
+                    put_bmp_units(&writer, units[k]);
+                i += 64;
+                continue;
+            }
         }
-        if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
-            put_one_or_two_bytes(&writer, units);
-            i += 16;
-            continue;
+        /* Up to 128 units by eight before the next try of 32 at once: text
+         * with surrogate pairs tends to have more of them. */
+        size_t step_end = len - i >= 256 ? i + 256 : len;
+        while (i < step_end && len - i >= 16) {
+            __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+            if (big_endian)
+                units = swap_16(units);
+            size_t consumed = utf16_units_step(&writer, units);
+            if (consumed == 0)
+                goto stopped;
+            i += consumed;
         }
-        __m128i ten_bits = _mm_and_si128(units, _mm_set1_epi16((short)0xFC00));
-        __m128i lead = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xD800));
-        __m128i trail = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xDC00));
-        uint32_t leads = byte_mask(lead), trails = byte_mask(trail);
-        if ((leads | trails) == 0 &&
-            byte_mask(_mm_cmpeq_epi16(_mm_max_epu16(units, _mm_set1_epi16(0x800)), units)) == 0xFFFF) {
-            put_three_bytes(&writer, units);
-            i += 16;
-            continue;
-        }
-        if (leads == 0x3333 && trails == 0xCCCC) {
-            put_pairs(&writer, units);
-            i += 16;
-            continue;
-        }
-        unsigned taken = 8;
-        int pairs = (leads | trails) != 0;
-        if (pairs) {
-            __m128i unpaired = _mm_or_si128(_mm_andnot_si128(_mm_srli_si128(trail, 2), lead),
-                                            _mm_andnot_si128(_mm_slli_si128(lead, 2), trail));
-            uint32_t stop = byte_mask(unpaired); /* two bits per unit */
-            if (stop != 0)
-                taken = (unsigned)__builtin_ctz(stop) / 2;
-            if (taken == 0)
-                break;
-        }
-        __m128i previous = _mm_slli_si128(units, 2);
-        if (pairs) {
-            put_utf8(&writer, _mm_cvtepu16_epi32(units), _mm_cvtepu16_epi32(previous), taken < 4 ? taken : 4,
-                     0, 1);
-            if (taken > 4)
-                put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)),
-                         _mm_cvtepu16_epi32(_mm_srli_si128(previous, 8)), taken - 4, 0, 1);
-        } else {
-            put_bmp_units(&writer, units);
-        }
-        i += 2 * taken;
     }
+stopped:
     *written = (size_t)(byte_writer_finish(&writer) - dst);
     return i;
 }
