@@ -811,15 +811,13 @@ static inline bmp_lane_constants bmp_lane_constants_held(void)
     return c;
 }
 
-/* Writes the UTF-8 of 16 units of the BMP that are no surrogate, each in
- * the low half of a 32-bit lane: one whole-vector store (`whole`: within
- * the caller's room, kernels.h), else only the bytes that count.  As
- * utf8_lanes: the marker bits of each kept byte are FE - 2 * its mask. */
-static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole,
-                                          const bmp_lane_constants *c)
+/* The bytes `keep` selects of each lane's code point (its UTF-8 lead
+ * first, with the marker bits of Table 3-6), compressed to `out`: one
+ * whole-vector store (`whole`: within the caller's room, kernels.h), else
+ * only the bytes that count. */
+static inline uint8_t *put_kept_lanes(uint8_t *out, __m512i lanes, __m512i keep, int whole,
+                                      const bmp_lane_constants *c)
 {
-    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
-    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
     __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
     __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
     __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
@@ -831,6 +829,17 @@ static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole
     else
         _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
     return out + count;
+}
+
+/* Writes the UTF-8 of 16 units of the BMP that are no surrogate, each in
+ * the low half of a 32-bit lane (put_kept_lanes).  As utf8_lanes: the
+ * marker bits of each kept byte are FE - 2 * its mask. */
+static inline uint8_t *put_utf8_bmp_lanes(uint8_t *out, __m512i lanes, int whole,
+                                          const bmp_lane_constants *c)
+{
+    __m512i length = _mm512_min_epu16(_mm512_srli_epi16(lanes, 7), c->sixteen);
+    __m512i keep = _mm512_permutex2var_epi32(c->keep_1_2, length, c->keep_3);
+    return put_kept_lanes(out, lanes, keep, whole, c);
 }
 
 /* put_utf8_bmp_lanes for 16 units of which `lead` are lead surrogates
@@ -850,17 +859,7 @@ static inline uint8_t *put_utf8_paired_lanes(uint8_t *out, __m512i lanes, __mmas
     __m512i code_point = _mm512_ternarylogic_epi32(_mm512_slli_epi32(lanes, 10), _mm512_srli_epi32(lanes, 16),
                                                    _mm512_set1_epi32(0xFFC00), 0xE4); /* C ? A : B */
     lanes = _mm512_mask_add_epi32(lanes, lead, code_point, _mm512_set1_epi32(0x10000));
-    __mmask64 kept = _mm512_test_epi8_mask(keep, keep);
-    __m512i fields = _mm512_multishift_epi64_epi8(c->field_offsets, lanes);
-    __m512i marker = _mm512_sub_epi8(c->marker_base, _mm512_add_epi8(keep, keep));
-    __m512i bytes = _mm512_maskz_compress_epi8(
-        kept, _mm512_ternarylogic_epi32(fields, keep, marker, 0xEA)); /* (A & B) | C */
-    unsigned count = (unsigned)__builtin_popcountll(kept);
-    if (whole)
-        _mm512_storeu_si512((void *)out, bytes);
-    else
-        _mm512_mask_storeu_epi8(out, first_lanes_64(count), bytes);
-    return out + count;
+    return put_kept_lanes(out, lanes, keep, whole, c);
 }
 
 /* Writes the UTF-8 of 32 units below 0800 (Table 3-6: 0xxxxxxx, or
