@@ -20,7 +20,7 @@ from utfkit.compat import Utf8Validator
 
 pytest.register_assert_rewrite("utf16_utf32_strategies", "utf8_family_strategies")
 from utf16_utf32_strategies import inputs_in  # noqa: E402
-from utf8_family_strategies import utf8_family_bytes  # noqa: E402
+from utf8_family_strategies import surrogate_laden, utf8_family_bytes  # noqa: E402
 
 FAMILY = ["wtf-8", "cesu-8", "mutf-8"]
 EVERY_FORM = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", *FAMILY]
@@ -159,44 +159,13 @@ def test_wtf8_output_joins_a_lead_and_a_trail_that_ignore_made_adjacent_across_c
     assert first + transcoder.feed(chunks[1]) + transcoder.finish() == b"\xf0\x90\x80\x80"
 
 
-# Ill-formed in every UTF-8-based form: what "ignore" drops between a lead and
-# a trail, which then join in WTF-8 output (WTF-8 section 6.1).
-DROPPED = [b"\xff", b"\x80", b"\xed", b"\xed\xb0", b"\xc0", b"\xf0\x90"]
-
-
-@st.composite
-def surrogate_laden(draw, encoding: str) -> bytes:
-    """Lead and trail surrogates of `encoding` -- alone, in pairs, and with
-    ill-formed bytes between them -- among ASCII, BMP and supplementary
-    characters (in the UTF-8 relatives a surrogate is its 3-byte sequence,
-    WTF-8 section 3.3; in UTF-16 its code unit)."""
-    parts = []
-    for _ in range(draw(st.integers(1, 10))):
-        kind = draw(st.sampled_from(["lead", "lead", "trail", "trail", "ascii", "bmp", "astral", "dropped"]))
-        if kind == "dropped":
-            parts.append(draw(st.sampled_from(DROPPED)) * draw(st.integers(1, 3)))
-            continue
-        code_point = {
-            "lead": draw(st.integers(0xD800, 0xDBFF)), "trail": draw(st.integers(0xDC00, 0xDFFF)),
-            "ascii": draw(st.integers(0x20, 0x7E)), "bmp": draw(st.sampled_from([0xE9, 0x20AC])),
-            "astral": draw(st.integers(0x10000, 0x10FFFF)),
-        }[kind]
-        if encoding.startswith("utf-16"):
-            parts.append(chr(code_point).encode(encoding, "surrogatepass"))
-        elif 0xD800 <= code_point <= 0xDFFF:
-            parts.append(chr(code_point).encode("utf-8", "surrogatepass"))
-        else:
-            parts.append(utfkit.encode(chr(code_point), encoding))
-    return b"".join(parts)
-
-
 @pytest.mark.parametrize("from_", ["wtf-8", "cesu-8", "mutf-8", "utf-16-le", "utf-16-be"])
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
 def test_transcoder_joins_and_splits_surrogates_as_one_shot_transcode_does(from_, data):
     # Whatever the chunks (empty ones too), the handler and the destination;
     # a pickle between two chunks carries a held-back lead surrogate along.
-    whole = data.draw(surrogate_laden(from_))
+    whole = data.draw(surrogate_laden(from_, max_parts=10))
     chunks = split_at(whole, data.draw(st.lists(st.integers(0, len(whole)), max_size=10)))
     to = data.draw(st.sampled_from(["wtf-8", "wtf-8", "utf-8", "utf-16-le", "utf-32-be", "cesu-8", "mutf-8"]))
     errors = data.draw(st.sampled_from(["strict", "replace", "ignore"]))

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import utfkit
+from utf8_family_strategies import surrogate_laden
 
 FIXED_FORMS = ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "wtf-8", "cesu-8", "mutf-8",
                "latin-1", "ascii"]
@@ -323,36 +324,6 @@ def test_a_mutf8_lead_surrogate_before_a_strict_error_at_a_trail_cut_off_is_conv
 # ---- surrogates that pairs join or split (WTF-8 sections 4.3 and 6.1, UTR #26)
 
 SURROGATE_SOURCES = ["wtf-8", "mutf-8", "cesu-8", "utf-16-le", "utf-16-be"]
-# Ill-formed in every UTF-8-based form, and what ends a lead's wait: bytes
-# dropped by "ignore", replaced by "replace".
-DROPPED = [b"\xff", b"\x80", b"\xed", b"\xed\xb0", b"\xc0", b"\xf0\x90"]
-
-
-@st.composite
-def surrogate_laden(draw: st.DrawFn, form: str) -> bytes:
-    """Text in `form` made of lead and trail surrogates, alone, in pairs and
-    with ill-formed bytes between them, among ASCII, BMP and supplementary
-    characters: the inputs where a cut decides whether a pair is joined."""
-    parts = []
-    for _ in range(draw(st.integers(1, 12))):
-        kind = draw(st.sampled_from(["lead", "lead", "trail", "trail", "ascii", "bmp", "astral", "dropped"]))
-        if kind == "dropped":
-            parts.append(draw(st.sampled_from(DROPPED)) * draw(st.integers(1, 3)))
-            continue
-        code_point = {
-            "lead": draw(st.integers(0xD800, 0xDBFF)), "trail": draw(st.integers(0xDC00, 0xDFFF)),
-            "ascii": draw(st.integers(0x20, 0x7E)), "bmp": draw(st.sampled_from([0xE9, 0x20AC, 0xFFFD])),
-            "astral": draw(st.integers(0x10000, 0x10FFFF)),
-        }[kind]
-        if form.startswith("utf-16"):
-            parts.append(chr(code_point).encode(form, "surrogatepass"))
-        elif 0xD800 <= code_point <= 0xDFFF:  # a surrogate byte sequence (WTF-8 section 3.3)
-            parts.append(chr(code_point).encode("utf-8", "surrogatepass"))
-        else:
-            parts.append(utfkit.encode(chr(code_point), form))
-    return b"".join(parts)
-
-
 @given(data=st.data(), from_=st.sampled_from(SURROGATE_SOURCES), to=st.sampled_from(FIXED_FORMS),
        errors=st.sampled_from(["replace", "ignore"]))
 def test_repeated_calls_join_and_split_surrogates_as_transcode_does(data, from_, to, errors):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+import utfkit
 from utf8_family_oracle import generalized_utf8
 
 bmp_scalar = st.one_of(
@@ -58,3 +59,36 @@ code_units = st.lists(
               st.sampled_from([0x0000, 0x007F, 0x0080, 0x07FF, 0x0800, 0xFFFF])),
     max_size=40,
 )
+
+
+# Ill-formed in every UTF-8-based form: what "ignore" drops (and "replace"
+# replaces) between a lead and a trail, which then join in WTF-8 output
+# (WTF-8 section 6.1).
+DROPPED = [b"\xff", b"\x80", b"\xed", b"\xed\xb0", b"\xc0", b"\xf0\x90"]
+
+
+@st.composite
+def surrogate_laden(draw: st.DrawFn, form: str, max_parts: int = 12) -> bytes:
+    """Text in `form` made of lead and trail surrogates -- alone, in pairs
+    and with ill-formed bytes between them -- among ASCII, BMP and
+    supplementary characters (in the UTF-8 relatives a surrogate is its
+    3-byte sequence, WTF-8 section 3.3; in UTF-16 its code unit): the inputs
+    where a cut decides whether a pair is joined."""
+    parts = []
+    for _ in range(draw(st.integers(1, max_parts))):
+        kind = draw(st.sampled_from(["lead", "lead", "trail", "trail", "ascii", "bmp", "astral", "dropped"]))
+        if kind == "dropped":
+            parts.append(draw(st.sampled_from(DROPPED)) * draw(st.integers(1, 3)))
+            continue
+        code_point = {
+            "lead": draw(st.integers(0xD800, 0xDBFF)), "trail": draw(st.integers(0xDC00, 0xDFFF)),
+            "ascii": draw(st.integers(0x20, 0x7E)), "bmp": draw(st.sampled_from([0xE9, 0x20AC, 0xFFFD])),
+            "astral": draw(st.integers(0x10000, 0x10FFFF)),
+        }[kind]
+        if form.startswith("utf-16"):
+            parts.append(chr(code_point).encode(form, "surrogatepass"))
+        elif 0xD800 <= code_point <= 0xDFFF:
+            parts.append(chr(code_point).encode("utf-8", "surrogatepass"))
+        else:
+            parts.append(utfkit.encode(chr(code_point), form))
+    return b"".join(parts)
