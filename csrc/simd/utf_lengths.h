@@ -34,6 +34,12 @@
  *     vec_swap16(v), vec_swap32(v)     the bytes of each 16- / 32-bit lane reversed
  *     vec_eq16_mask(a, b)              a bit mask of the 16-bit lanes where a == b,
  *                                      VEC_MASK16_BITS bits per lane, first lane lowest
+ *     vec_held(v)                      v, which the compiler no longer knows
+ *
+ * Every threshold a loop compares against goes through vec_held once, before
+ * the loop: knowing it, GCC turns x > t into x >= t + 1, which x86 has no
+ * instruction for, and builds it from a minimum and an equality -- two
+ * operations where the comparison is one.
  *
  * and names the kernel: #define UTF_LENGTHS_NAME(stem) stem##_avx2.  A kernel
  * with a faster utf16_utf8_length of its own defines
@@ -66,7 +72,7 @@ static inline size_t UTF_LENGTHS_NAME(vectors_before_fold)(size_t i, size_t end,
 size_t UTF_LENGTHS_NAME(utf8_code_points)(const uint8_t *src, size_t len)
 {
     size_t total = 0, i = 0;
-    const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF); /* -65 */
+    const vec_t zero = vec_splat(0), above_continuation = vec_held(vec_splat(0xBF)); /* -65 */
     /* The bytes before the first VEC_BYTES boundary one at a time, so that
      * no vector load spans two cache lines. */
     size_t head = (VEC_BYTES - ((uintptr_t)src & (VEC_BYTES - 1))) & (VEC_BYTES - 1);
@@ -98,8 +104,8 @@ size_t UTF_LENGTHS_NAME(utf8_code_points)(const uint8_t *src, size_t len)
 size_t UTF_LENGTHS_NAME(utf8_utf16_units)(const uint8_t *src, size_t len)
 {
     size_t total = 0, i = 0;
-    const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF);
-    const vec_t bit_7 = vec_splat(0x80), above_EF = vec_splat(0xEF ^ 0x80);
+    const vec_t zero = vec_splat(0), above_continuation = vec_held(vec_splat(0xBF));
+    const vec_t bit_7 = vec_splat(0x80), above_EF = vec_held(vec_splat(0xEF ^ 0x80));
     while (len - i >= 2 * VEC_BYTES) {
         size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, len, 2 * UTF_LENGTHS_BYTE_FOLD) / 2;
         /* two vectors per step, each count in a chain of its own */
@@ -199,25 +205,39 @@ static inline vec_t UTF_LENGTHS_NAME(utf32_load_partial)(const uint8_t *src, siz
     return big_endian ? vec_swap32(unit) : unit;
 }
 
-/* acc + 1 per 32-bit lane for each of 0080, 0800 and 10000 the unit is below. */
-static inline vec_t UTF_LENGTHS_NAME(utf32_count_below)(vec_t acc, vec_t unit)
+/* The thresholds of a UTF-32 unit's UTF-8 length (Table 3-6), held. */
+typedef struct {
+    vec_t x80, x800, x10000;
+} UTF_LENGTHS_NAME(utf32_thresholds);
+
+static inline UTF_LENGTHS_NAME(utf32_thresholds) UTF_LENGTHS_NAME(utf32_thresholds_setup)(void)
 {
-    acc = vec_count_lt32(acc, unit, vec_splat32(0x80));
-    acc = vec_count_lt32(acc, unit, vec_splat32(0x800));
-    return vec_count_lt32(acc, unit, vec_splat32(0x10000));
+    UTF_LENGTHS_NAME(utf32_thresholds) t = {vec_held(vec_splat32(0x80)), vec_held(vec_splat32(0x800)),
+                                            vec_held(vec_splat32(0x10000))};
+    return t;
+}
+
+/* acc + 1 per 32-bit lane for each of 0080, 0800 and 10000 the unit is below. */
+static inline vec_t UTF_LENGTHS_NAME(utf32_count_below)(const UTF_LENGTHS_NAME(utf32_thresholds) *t,
+                                                        vec_t acc, vec_t unit)
+{
+    acc = vec_count_lt32(acc, unit, t->x80);
+    acc = vec_count_lt32(acc, unit, t->x800);
+    return vec_count_lt32(acc, unit, t->x10000);
 }
 
 size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int big_endian)
 {
     size_t end = len & ~(size_t)3, units = end / 4, less = 0;
     size_t i = UTF_LENGTHS_NAME(utf32_head)(src, end);
+    const UTF_LENGTHS_NAME(utf32_thresholds) t = UTF_LENGTHS_NAME(utf32_thresholds_setup)();
     const vec_t zero = vec_splat(0);
     /* the zero lanes of partial loads count below all three: taken off */
     size_t padding = 0;
     vec_t total = zero;
     if (i != 0) {
         total = UTF_LENGTHS_NAME(utf32_count_below)(
-            total, UTF_LENGTHS_NAME(utf32_load_partial)(src, i, big_endian));
+            &t, total, UTF_LENGTHS_NAME(utf32_load_partial)(src, i, big_endian));
         padding += (VEC_BYTES - i) / 4;
     }
     while (end - i >= 2 * VEC_BYTES) {
@@ -230,19 +250,19 @@ size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int b
                 even = vec_swap32(even);
                 odd = vec_swap32(odd);
             }
-            even_total = UTF_LENGTHS_NAME(utf32_count_below)(even_total, even);
-            odd_total = UTF_LENGTHS_NAME(utf32_count_below)(odd_total, odd);
+            even_total = UTF_LENGTHS_NAME(utf32_count_below)(&t, even_total, even);
+            odd_total = UTF_LENGTHS_NAME(utf32_count_below)(&t, odd_total, odd);
         }
         less += vec_sum32(even_total) + vec_sum32(odd_total);
     }
     if (end - i >= VEC_BYTES) {
         vec_t unit = vec_load(src + i);
-        total = UTF_LENGTHS_NAME(utf32_count_below)(total, big_endian ? vec_swap32(unit) : unit);
+        total = UTF_LENGTHS_NAME(utf32_count_below)(&t, total, big_endian ? vec_swap32(unit) : unit);
         i += VEC_BYTES;
     }
     if (end - i != 0) {
         total = UTF_LENGTHS_NAME(utf32_count_below)(
-            total, UTF_LENGTHS_NAME(utf32_load_partial)(src + i, end - i, big_endian));
+            &t, total, UTF_LENGTHS_NAME(utf32_load_partial)(src + i, end - i, big_endian));
         padding += (VEC_BYTES - (end - i)) / 4;
     }
     less += vec_sum32(total) - 3 * padding;
@@ -253,7 +273,7 @@ size_t UTF_LENGTHS_NAME(utf32_supplementary)(const uint8_t *src, size_t len, int
 {
     size_t end = len & ~(size_t)3, units = end / 4, bmp = 0;
     size_t i = UTF_LENGTHS_NAME(utf32_head)(src, end);
-    const vec_t zero = vec_splat(0), x10000 = vec_splat32(0x10000);
+    const vec_t zero = vec_splat(0), x10000 = vec_held(vec_splat32(0x10000));
     size_t padding = 0;
     vec_t counted = zero;
     if (i != 0) {
@@ -290,8 +310,8 @@ size_t UTF_LENGTHS_NAME(utf8_validate_census)(const uint8_t *src, size_t len,
                                               utf8_census *census)
 {
     const UTF8_LOOKUP_NAME(utf8_lookup_constants) c = UTF8_LOOKUP_NAME(utf8_lookup_setup)();
-    const vec_t zero = vec_splat(0), above_continuation = vec_splat(0xBF);
-    const vec_t bit_7 = vec_splat(0x80), above_EF = vec_splat(0xEF ^ 0x80);
+    const vec_t zero = vec_splat(0), above_continuation = vec_held(vec_splat(0xBF));
+    const vec_t bit_7 = vec_splat(0x80), above_EF = vec_held(vec_splat(0xEF ^ 0x80));
     vec_t error = zero, before = zero, unfinished = zero, code_points = zero, four_byte = zero;
     size_t i = 0, clean = 0, total_code_points = 0, total_four_byte = 0;
     unsigned steps_to_test = 1, test_interval = 1, steps_to_fold = UTF_LENGTHS_BYTE_FOLD;

@@ -129,6 +129,12 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 {
     return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(a, b));
 }
+/* v, opaque to the compiler (utf_lengths.h: its thresholds) */
+static inline vec_t vec_held(vec_t v)
+{
+    __asm__("" : "+x"(v));
+    return v;
+}
 #define UTF_LENGTHS_NAME(stem) stem##_avx2
 #include "utf_lengths.h"
 

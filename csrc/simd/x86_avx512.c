@@ -138,6 +138,12 @@ static inline uint64_t vec_eq16_mask(vec_t a, vec_t b)
 {
     return (uint64_t)_mm512_cmpeq_epi16_mask(a, b);
 }
+/* v, opaque to the compiler (utf_lengths.h: its thresholds) */
+static inline vec_t vec_held(vec_t v)
+{
+    __asm__("" : "+v"(v));
+    return v;
+}
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
 /* the UTF-8 counts and utf16_utf8_length: this file's own loops, below */
 #define UTF_LENGTHS_NO_UTF8
