@@ -17,6 +17,15 @@
  *     less 1 for each unit below 0080, below 0800, and each surrogate.
  *   UTF-32 (D90) to UTF-8: 4 per unit, less 1 for each unit below 0080,
  *     0800 and 10000 (signed comparisons: a unit above 7FFFFFFF counts 4).
+ *     Each threshold is a multiple of 4, so a unit is below it exactly when
+ *     the unit shifted right by 2 is below a quarter of it, and that stays
+ *     true when the quarter is saturated to 16 bits (every quarter
+ *     threshold is inside the int16 range): pairs of vectors are narrowed
+ *     to one of 16-bit lanes, and the three comparisons count twice the
+ *     units per operation.  A kernel whose comparisons give masks, for
+ *     which narrowing costs more than it saves (x86_avx512.c), defines
+ *     UTF_LENGTHS_WIDE_UTF32 and compares at 32 bits, and needs neither
+ *     vec_count_lt16 nor vec_narrow_quarters.
  *
  * The scalar reference is csrc/lengths.c, which computes the same sums, so
  * every kernel gives the same number for any input, well-formed or not.
@@ -28,6 +37,10 @@
  *     vec_count_gt8(acc, v, t)         acc + 1 in each byte where (int8) v > (int8) t
  *     vec_count_eq16(acc, a, b)        acc + 1 in each 16-bit lane where a == b
  *     vec_count_lt32(acc, a, b)        acc + 1 in each 32-bit lane where (int32) a < (int32) b
+ *     vec_count_lt16(acc, a, b)        acc + 1 in each 16-bit lane where (int16) a < (int16) b
+ *     vec_narrow_quarters(a, b)        16-bit lanes: every 32-bit lane of a and of b
+ *                                      shifted right by 2 (arithmetic) and saturated to
+ *                                      int16, in any order
  *     vec_sum8(acc), vec_sum16(acc), vec_sum32(acc)
  *                                      the sum of the unsigned 8- / 16- / 32-bit lanes
  *                                      (16-bit lanes stay below 0x8000 here)
@@ -231,6 +244,11 @@ size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int b
     size_t end = len & ~(size_t)3, units = end / 4, less = 0;
     size_t i = UTF_LENGTHS_NAME(utf32_head)(src, end);
     const UTF_LENGTHS_NAME(utf32_thresholds) t = UTF_LENGTHS_NAME(utf32_thresholds_setup)();
+#if !defined(UTF_LENGTHS_WIDE_UTF32)
+    /* the thresholds' quarters, for the units narrowed to 16 bits */
+    const vec_t x20 = vec_held(vec_splat16(0x80 / 4)), x200 = vec_held(vec_splat16(0x800 / 4));
+    const vec_t x4000 = vec_held(vec_splat16(0x10000 / 4));
+#endif
     const vec_t zero = vec_splat(0);
     /* the zero lanes of partial loads count below all three: taken off */
     size_t padding = 0;
@@ -241,6 +259,7 @@ size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int b
         padding += (VEC_BYTES - i) / 4;
     }
     while (end - i >= 2 * VEC_BYTES) {
+#if defined(UTF_LENGTHS_WIDE_UTF32)
         size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_DWORD_FOLD) / 2;
         /* two vectors per step, each in a chain of its own */
         vec_t even_total = zero, odd_total = zero;
@@ -254,6 +273,23 @@ size_t UTF_LENGTHS_NAME(utf32_utf8_length)(const uint8_t *src, size_t len, int b
             odd_total = UTF_LENGTHS_NAME(utf32_count_below)(&t, odd_total, odd);
         }
         less += vec_sum32(even_total) + vec_sum32(odd_total);
+#else
+        /* a 16-bit lane counts up to 3 per pair of vectors */
+        size_t pairs = UTF_LENGTHS_NAME(vectors_before_fold)(i, end, UTF_LENGTHS_WORD_FOLD) / 2;
+        vec_t below = zero;
+        for (size_t k = 0; k < pairs; k++, i += 2 * VEC_BYTES) {
+            vec_t even = vec_load(src + i), odd = vec_load(src + i + VEC_BYTES);
+            if (big_endian) {
+                even = vec_swap32(even);
+                odd = vec_swap32(odd);
+            }
+            vec_t quarters = vec_narrow_quarters(even, odd);
+            below = vec_count_lt16(below, quarters, x20);
+            below = vec_count_lt16(below, quarters, x200);
+            below = vec_count_lt16(below, quarters, x4000);
+        }
+        less += vec_sum16(below);
+#endif
     }
     if (end - i >= VEC_BYTES) {
         vec_t unit = vec_load(src + i);

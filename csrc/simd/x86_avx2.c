@@ -101,6 +101,11 @@ static inline vec_t vec_splat32(uint32_t unit) { return _mm256_set1_epi32((int)u
 static inline vec_t vec_count_gt8(vec_t acc, vec_t v, vec_t t) { return _mm256_sub_epi8(acc, _mm256_cmpgt_epi8(v, t)); }
 static inline vec_t vec_count_eq16(vec_t acc, vec_t a, vec_t b) { return _mm256_sub_epi16(acc, _mm256_cmpeq_epi16(a, b)); }
 static inline vec_t vec_count_lt32(vec_t acc, vec_t a, vec_t b) { return _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(b, a)); }
+static inline vec_t vec_count_lt16(vec_t acc, vec_t a, vec_t b) { return _mm256_sub_epi16(acc, _mm256_cmpgt_epi16(b, a)); }
+static inline vec_t vec_narrow_quarters(vec_t a, vec_t b)
+{
+    return _mm256_packs_epi32(_mm256_srai_epi32(a, 2), _mm256_srai_epi32(b, 2));
+}
 static inline uint64_t vec_sum64(vec_t v)
 {
     __m128i halves = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));

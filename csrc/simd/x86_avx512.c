@@ -144,6 +144,7 @@ static inline vec_t vec_held(vec_t v)
     __asm__("" : "+v"(v));
     return v;
 }
+#define UTF_LENGTHS_WIDE_UTF32 /* narrowing costs more than it saves */
 #define UTF_LENGTHS_NAME(stem) stem##_avx512
 /* the UTF-8 counts and utf16_utf8_length: this file's own loops, below */
 #define UTF_LENGTHS_NO_UTF8

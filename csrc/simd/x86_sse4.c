@@ -70,6 +70,11 @@ static inline vec_t vec_splat32(uint32_t unit) { return _mm_set1_epi32((int)unit
 static inline vec_t vec_count_gt8(vec_t acc, vec_t v, vec_t t) { return _mm_sub_epi8(acc, _mm_cmpgt_epi8(v, t)); }
 static inline vec_t vec_count_eq16(vec_t acc, vec_t a, vec_t b) { return _mm_sub_epi16(acc, _mm_cmpeq_epi16(a, b)); }
 static inline vec_t vec_count_lt32(vec_t acc, vec_t a, vec_t b) { return _mm_sub_epi32(acc, _mm_cmplt_epi32(a, b)); }
+static inline vec_t vec_count_lt16(vec_t acc, vec_t a, vec_t b) { return _mm_sub_epi16(acc, _mm_cmplt_epi16(a, b)); }
+static inline vec_t vec_narrow_quarters(vec_t a, vec_t b)
+{
+    return _mm_packs_epi32(_mm_srai_epi32(a, 2), _mm_srai_epi32(b, 2));
+}
 static inline uint64_t vec_sum64(vec_t v)
 {
     return (uint64_t)_mm_cvtsi128_si64(v) + (uint64_t)_mm_extract_epi64(v, 1);
