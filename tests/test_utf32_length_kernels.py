@@ -1,15 +1,16 @@
 """The UTF-8 length of UTF-32 code units (utfkit_well_formed_length, the
-kernels' utf32_utf8_length): every kernel against the scalar one (DESIGN.md
-section 4: bit-identical results), for any 32-bit units, and against
-CPython's encoder for well-formed text.
+kernels' utf32_utf8_length), under every kernel (DESIGN.md section 4:
+bit-identical results): for any 32-bit units, the sum csrc/lengths.c (the
+scalar kernel) defines, and for well-formed text the length of CPython's
+encoding.
 
 Table 3-6: a code point takes 1 byte below U+0080, 2 below U+0800, 3 below
-U+10000 and 4 from there.  The vector kernels narrow pairs of vectors of
+U+10000 and 4 from there; csrc/lengths.c counts any unit so, compared as a
+signed 32-bit number (a unit from 80000000 up counts 1).  The vector kernels narrow pairs of vectors of
 units to 16-bit lanes (each unit shifted right by 2 and saturated) before
 comparing, so the units that matter are those next to each threshold, next
 to where the narrowing saturates (a quarter of 7FFF / -8000), and the
-extremes of a signed 32-bit unit (the scalar kernel compares signed: a unit
-from 80000000 up counts as below every threshold).  They are placed at
+extremes of a signed 32-bit unit.  They are placed at
 every lane of a vector, at every byte offset of the buffer from a 64-byte
 boundary, with other units before and after, in either byte order.
 """
@@ -19,7 +20,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-import utfkit
 from utfkit._native import ffi, lib
 
 FORMS = {"utf-32-le": lib.UTFKIT_UTF32LE, "utf-32-be": lib.UTFKIT_UTF32BE}
@@ -49,30 +49,27 @@ def _length(data: bytes, form: str, offset: int) -> int:
     return lib.utfkit_well_formed_length(src, len(data), FORMS[form], lib.UTFKIT_UTF8)
 
 
-def _under_scalar(call, *arguments):
-    previous = utfkit.backend()
-    utfkit._kernels.set_backend("scalar")
-    try:
-        return call(*arguments)
-    finally:
-        utfkit._kernels.set_backend(previous)
+def _counted(values: list[int]) -> int:
+    """The sum csrc/lengths.c counts: 4 per unit, less 1 for each threshold
+    the unit, as a signed 32-bit number, is below."""
+    signed = [value - 2**32 if value >= 2**31 else value for value in values]
+    return sum(4 - sum(unit < threshold for threshold in THRESHOLDS) for unit in signed)
 
 
-def test_utf8_length_of_each_edge_unit_at_every_lane_is_the_scalar_kernels():
+def test_utf8_length_of_each_edge_unit_at_every_lane_is_the_counted_sum():
     filler = [0x41, 0x4E2D, 0x1F600, 0x430] * 20  # 80 units: several vectors either side
     for form in FORMS:
         for edge in EDGES:
             for lane in range(0, 33):
-                data = _encoded(filler[:lane] + [edge] + filler[lane:], form)
+                values = filler[:lane] + [edge] + filler[lane:]
+                data, want = _encoded(values, form), _counted(values)
                 for offset in (0, 4, 20, 1):
-                    want = _under_scalar(_length, data, form, offset)
                     assert _length(data, form, offset) == want, (form, hex(edge), lane, offset)
 
 
 @given(values=units, form=st.sampled_from(sorted(FORMS)), offset=st.integers(0, 63))
-def test_utf8_length_of_any_utf32_units_is_the_scalar_kernels(values, form, offset):
-    data = _encoded(values, form)
-    assert _length(data, form, offset) == _under_scalar(_length, data, form, offset)
+def test_utf8_length_of_any_utf32_units_is_the_counted_sum(values, form, offset):
+    assert _length(_encoded(values, form), form, offset) == _counted(values)
 
 
 scalar_values = st.one_of(

@@ -16,7 +16,8 @@
  *     of the BMP, and 2 for each surrogate (4 for the pair): 3 per unit,
  *     less 1 for each unit below 0080, below 0800, and each surrogate.
  *   UTF-32 (D90) to UTF-8: 4 per unit, less 1 for each unit below 0080,
- *     0800 and 10000 (signed comparisons: a unit above 7FFFFFFF counts 4).
+ *     0800 and 10000 (signed comparisons: a unit from 80000000 up is below
+ *     all three and counts 1).
  *     Each threshold is a multiple of 4, so a unit is below it exactly when
  *     the unit shifted right by 2 is below a quarter of it, and that stays
  *     true when the quarter is saturated to 16 bits (every quarter
