@@ -153,6 +153,16 @@ def test_validate_finds_a_foreign_byte_at_every_boundary_of_a_long_text(form, te
                 assert (raised.value.start, raised.value.end) == (at, at + 1)
 
 
+@pytest.mark.parametrize("source", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("text", ["a" * 200 + "xyz", "héllo wörld ア " * 12], ids=["ascii", "mixed"])
+def test_utf16_and_utf32_into_mutf8_write_u0000_as_c0_80_at_every_position(source, text):
+    """U+0000 is C0 80 in MUTF-8 (JVM specification 4.4.7) wherever it stands in the units: inside
+    a run of ASCII the block converters take whole, or among longer characters."""
+    for at in range(len(text) + 1):
+        with_nul = text[:at] + "\0" + text[at:]
+        assert utfkit.transcode(with_nul.encode(source), source, "mutf-8") == cpython_oracle(with_nul, "mutf-8")
+
+
 def test_cesu8_encode_of_a_surrogate_calls_the_error_handler():
     with pytest.raises(UnicodeEncodeError) as raised:
         utfkit.encode("ab\ud800\udc00c", "cesu-8")
