@@ -8,6 +8,8 @@
 #ifndef UTFKIT_READERS_H
 #define UTFKIT_READERS_H
 
+#include <string.h>
+
 #include "kernels.h"
 #include "sink.h"
 #include "sink_drive.h"
@@ -196,11 +198,15 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step_cut(text_reader *reader, u
     size_t written;
     size_t consumed = reader->blocks(reader->src + at, span, reader->block_byte_orders, dst + *out,
                                      &written);
-    /* A byte of output per unit is ASCII throughout: CESU-8 as it is. */
-    size_t right = !nul_is_ill_formed && written == consumed / unit_bytes
-                       ? written
-                       : reader->kernel->utf8_bmp_prefix_length(dst + *out, written,
-                                                                nul_is_ill_formed);
+    /* A byte of output per unit is ASCII throughout: CESU-8 as it is,
+     * MUTF-8 up to its first 00 (memchr: the C library's fastest scan). */
+    size_t right;
+    if (written == consumed / unit_bytes) {
+        const uint8_t *nul = nul_is_ill_formed ? memchr(dst + *out, 0, written) : NULL;
+        right = nul != NULL ? (size_t)(nul - (dst + *out)) : written;
+    } else {
+        right = reader->kernel->utf8_bmp_prefix_length(dst + *out, written, nul_is_ill_formed);
+    }
     int cut = right < written;
     if (cut) {
         consumed = unit_bytes * reader->kernel->utf8_code_points(dst + *out, right);

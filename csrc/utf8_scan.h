@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "byte_order.h"
 #include "kernels.h"
 #include "utf8_dfa.h"
 
@@ -26,6 +27,7 @@
 #define UTF8_SCAN_BLOCK_HELPERS
 #define UTF8_SCAN_BLOCK 16
 #define UTF8_SCAN_HIGH_BITS 0x8080808080808080ull
+#define UTF8_SCAN_LOW_BITS 0x0101010101010101ull
 /* Inputs shorter than this are validated as one stream: splitting them
  * would cost more than the overlap gains. */
 #define UTF8_SCAN_TWO_STREAM_MIN_LENGTH 256
@@ -37,39 +39,85 @@
 #endif
 #endif
 
-static inline int UTF8_SCAN_NAME(block_is_ascii)(const uint8_t *src)
+static inline int UTF8_SCAN_NAME(block_is_ascii)(const uint8_t *src, int nul_is_ill_formed)
 {
     uint64_t first, second;
     memcpy(&first, src, 8);
     memcpy(&second, src + 8, 8);
-    return ((first | second) & UTF8_SCAN_HIGH_BITS) == 0;
+    if (((first | second) & UTF8_SCAN_HIGH_BITS) != 0)
+        return 0;
+    /* With nul_is_ill_formed, 00 is not skipped either: in a word with no
+     * byte 80..FF, subtracting 01 from each byte borrows into bit 7 exactly
+     * from a byte 00 onwards. */
+    return !nul_is_ill_formed ||
+           (((first - UTF8_SCAN_LOW_BITS) | (second - UTF8_SCAN_LOW_BITS)) &
+            UTF8_SCAN_HIGH_BITS) == 0;
 }
 
-static inline uint64_t UTF8_SCAN_NAME(dfa_run_block)(uint64_t state, const uint8_t *src)
+/* How many bytes from src are 00..7F (01..7F with nul_is_ill_formed). */
+static inline size_t UTF8_SCAN_NAME(ascii_run_length)(const uint8_t *src, size_t len,
+                                                      int nul_is_ill_formed)
+{
+    if (!nul_is_ill_formed)
+        return UTF8_SCAN_ASCII_PREFIX_LENGTH(src, len);
+    size_t i = 0;
+    /* 16 bytes a step, as block_is_ascii judges them, then the word that
+     * holds the first byte that is not 01..7F. */
+    while (len - i >= UTF8_SCAN_BLOCK && UTF8_SCAN_NAME(block_is_ascii)(src + i, 1))
+        i += UTF8_SCAN_BLOCK;
+    while (len - i >= 8) {
+        uint64_t word;
+        memcpy(&word, src + i, 8);
+        uint64_t flagged = (word | (word - UTF8_SCAN_LOW_BITS)) & UTF8_SCAN_HIGH_BITS;
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+        /* A borrow runs from a byte 00 to the bytes after it in memory, so
+         * the lowest flagged byte is the first that is not 01..7F. */
+        if (flagged != 0)
+            return i + (size_t)(__builtin_ctzll(flagged) >> 3);
+#else
+        if (flagged != 0)
+            break;
+#endif
+        i += 8;
+    }
+    while (i < len && (uint8_t)(src[i] - 1u) < 0x7Fu)
+        i++;
+    return i;
+}
+
+static inline uint64_t UTF8_SCAN_NAME(dfa_run_block)(const uint64_t *rows, uint64_t state,
+                                                     const uint8_t *src)
 {
     for (int k = 0; k < UTF8_SCAN_BLOCK; k++)
-        state = utf8_dfa_step(state, src[k]);
+        state = rows[src[k]] >> (state & 63u);
     return state;
 }
 
-utf8_progress UTF8_SCAN_NAME(utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress)
+/* The loops below run the automaton over a table of rows: utf8_dfa_row for
+ * UTF-8, or one of the BMP tables further down, the same automaton with
+ * more bytes on the error row.  nul_is_ill_formed must be 1 exactly when
+ * the table rejects 00, so that the ASCII skip does not pass over one. */
+static UTFKIT_ALWAYS_INLINE utf8_progress UTF8_SCAN_NAME(advance_over)(
+    const uint64_t *rows, int nul_is_ill_formed, const uint8_t *src, size_t len,
+    utf8_progress progress)
 {
     uint64_t state = progress.state;
     size_t i = progress.position;
     while (len - i >= UTF8_SCAN_BLOCK) {
-        if (UTF8_STATE(state) == UTF8_ACCEPT && UTF8_SCAN_NAME(block_is_ascii)(src + i)) {
+        if (UTF8_STATE(state) == UTF8_ACCEPT &&
+            UTF8_SCAN_NAME(block_is_ascii)(src + i, nul_is_ill_formed)) {
             i += UTF8_SCAN_BLOCK;
-            i += UTF8_SCAN_ASCII_PREFIX_LENGTH(src + i, len - i);
+            i += UTF8_SCAN_NAME(ascii_run_length)(src + i, len - i, nul_is_ill_formed);
             continue;
         }
-        uint64_t next = UTF8_SCAN_NAME(dfa_run_block)(state, src + i);
+        uint64_t next = UTF8_SCAN_NAME(dfa_run_block)(rows, state, src + i);
         if (UTF8_STATE(next) == UTF8_ERROR)
             break; /* the byte loop below finds which byte of the block */
         state = next;
         i += UTF8_SCAN_BLOCK;
     }
     for (; i < len; i++) {
-        uint64_t next = utf8_dfa_step(state, src[i]);
+        uint64_t next = rows[src[i]] >> (state & 63u);
         if (UTF8_STATE(next) == UTF8_ERROR)
             return (utf8_progress){state, i};
         state = next;
@@ -77,17 +125,31 @@ utf8_progress UTF8_SCAN_NAME(utf8_advance)(const uint8_t *src, size_t len, utf8_
     return (utf8_progress){state, len};
 }
 
-static int UTF8_SCAN_NAME(ends_well_formed)(const uint8_t *src, size_t len, utf8_progress progress)
+utf8_progress UTF8_SCAN_NAME(utf8_advance)(const uint8_t *src, size_t len, utf8_progress progress)
 {
-    progress = UTF8_SCAN_NAME(utf8_advance)(src, len, progress);
+    return UTF8_SCAN_NAME(advance_over)(utf8_dfa_row, 0, src, len, progress);
+}
+
+/* An advance loop over one table, which validate_over calls for the ends
+ * of its two halves (kept out of line: the two-stream loop runs faster for
+ * it). */
+typedef utf8_progress (*UTF8_SCAN_NAME(advance_fn))(const uint8_t *src, size_t len,
+                                                    utf8_progress progress);
+
+static UTFKIT_ALWAYS_INLINE int UTF8_SCAN_NAME(ends_well_formed)(
+    UTF8_SCAN_NAME(advance_fn) advance, const uint8_t *src, size_t len, utf8_progress progress)
+{
+    progress = advance(src, len, progress);
     return progress.position == len && UTF8_STATE(progress.state) == UTF8_ACCEPT;
 }
 
-int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
+static UTFKIT_ALWAYS_INLINE int UTF8_SCAN_NAME(validate_over)(
+    const uint64_t *rows, int nul_is_ill_formed, UTF8_SCAN_NAME(advance_fn) advance,
+    const uint8_t *src, size_t len)
 {
     utf8_progress pa = {UTF8_ACCEPT, 0}, pb = {UTF8_ACCEPT, 0};
     if (len < UTF8_SCAN_TWO_STREAM_MIN_LENGTH)
-        return UTF8_SCAN_NAME(ends_well_formed)(src, len, pa);
+        return UTF8_SCAN_NAME(ends_well_formed)(advance, src, len, pa);
 
     /* Split at a character boundary: in well-formed UTF-8 every byte that
      * is not a continuation byte starts a character, and Table 3-7 allows
@@ -102,17 +164,21 @@ int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
     size_t a_len = middle, b_len = len - middle;
     while (a_len - pa.position >= UTF8_SCAN_BLOCK && b_len - pb.position >= UTF8_SCAN_BLOCK) {
         int a_skips = UTF8_STATE(pa.state) == UTF8_ACCEPT &&
-                      UTF8_SCAN_NAME(block_is_ascii)(a + pa.position);
+                      UTF8_SCAN_NAME(block_is_ascii)(a + pa.position, nul_is_ill_formed);
         int b_skips = UTF8_STATE(pb.state) == UTF8_ACCEPT &&
-                      UTF8_SCAN_NAME(block_is_ascii)(b + pb.position);
+                      UTF8_SCAN_NAME(block_is_ascii)(b + pb.position, nul_is_ill_formed);
         if (a_skips | b_skips) {
             if (a_skips) {
                 pa.position += UTF8_SCAN_BLOCK;
-                pa.position += UTF8_SCAN_ASCII_PREFIX_LENGTH(a + pa.position, a_len - pa.position);
+                pa.position += UTF8_SCAN_NAME(ascii_run_length)(a + pa.position,
+                                                                a_len - pa.position,
+                                                                nul_is_ill_formed);
             }
             if (b_skips) {
                 pb.position += UTF8_SCAN_BLOCK;
-                pb.position += UTF8_SCAN_ASCII_PREFIX_LENGTH(b + pb.position, b_len - pb.position);
+                pb.position += UTF8_SCAN_NAME(ascii_run_length)(b + pb.position,
+                                                                b_len - pb.position,
+                                                                nul_is_ill_formed);
             }
             continue;
         }
@@ -125,8 +191,8 @@ int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
             memcpy(&wa, block_a + half, 8);
             memcpy(&wb, block_b + half, 8);
             for (int k = 0; k < 8; k++) {
-                sa = utf8_dfa_row[UTF8_SCAN_WORD_BYTE(wa, k)] >> (sa & 63u);
-                sb = utf8_dfa_row[UTF8_SCAN_WORD_BYTE(wb, k)] >> (sb & 63u);
+                sa = rows[UTF8_SCAN_WORD_BYTE(wa, k)] >> (sa & 63u);
+                sb = rows[UTF8_SCAN_WORD_BYTE(wb, k)] >> (sb & 63u);
             }
         }
         if (UTF8_STATE(sa) == UTF8_ERROR || UTF8_STATE(sb) == UTF8_ERROR)
@@ -136,8 +202,13 @@ int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
         pa.position += UTF8_SCAN_BLOCK;
         pb.position += UTF8_SCAN_BLOCK;
     }
-    return UTF8_SCAN_NAME(ends_well_formed)(a, a_len, pa) &&
-           UTF8_SCAN_NAME(ends_well_formed)(b, b_len, pb);
+    return UTF8_SCAN_NAME(ends_well_formed)(advance, a, a_len, pa) &&
+           UTF8_SCAN_NAME(ends_well_formed)(advance, b, b_len, pb);
+}
+
+int UTF8_SCAN_NAME(utf8_validate)(const uint8_t *src, size_t len)
+{
+    return UTF8_SCAN_NAME(validate_over)(utf8_dfa_row, 0, UTF8_SCAN_NAME(utf8_advance), src, len);
 }
 
 /* Without vectors to narrow it down, the error is searched from the start. */
@@ -166,7 +237,45 @@ static inline int utf8_scan_chunk_is_bmp(const uint8_t *src, size_t n, int nul_i
     }
     return largest < 0xF0 && !(nul_is_ill_formed && smallest == 0);
 }
+
+/* The automaton's rows (utf8_dfa.h) with F0..FF, and for MUTF-8 00 as
+ * well, on the error row (UTF8_ROW_NEVER, 0, as every entry left out of an
+ * initializer): the 4-byte form does not exist in CESU-8 (UTR #26 section
+ * 2) nor in MUTF-8, where U+0000 is C0 80 (JVM specification section
+ * 4.4.7).  One pass of the automaton then validates their surrogate-free
+ * text. */
+#define UTF8_SCAN_ASCII_ROWS_16                                          \
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,      \
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,      \
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,      \
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII
+#define UTF8_SCAN_ROWS_80_EF \
+    UTF8_ROWS_64(0x80), UTF8_ROWS_16(0xC0), UTF8_ROWS_16(0xD0), UTF8_ROWS_16(0xE0)
+
+static const uint64_t utf8_scan_cesu8_row[256] = {
+    UTF8_ROWS_64(0x00), UTF8_ROWS_64(0x40), UTF8_SCAN_ROWS_80_EF
+};
+static const uint64_t utf8_scan_mutf8_row[256] = {
+    UTF8_ROW_NEVER, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,
+    UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII, UTF8_ROW_ASCII,
+    UTF8_ROW_ASCII, UTF8_SCAN_ASCII_ROWS_16, UTF8_SCAN_ASCII_ROWS_16, UTF8_SCAN_ASCII_ROWS_16,
+    UTF8_SCAN_ASCII_ROWS_16, UTF8_SCAN_ASCII_ROWS_16, UTF8_SCAN_ASCII_ROWS_16,
+    UTF8_SCAN_ASCII_ROWS_16, UTF8_SCAN_ROWS_80_EF
+};
 #endif
+
+static utf8_progress UTF8_SCAN_NAME(cesu8_advance)(const uint8_t *src, size_t len,
+                                                   utf8_progress progress)
+{
+    return UTF8_SCAN_NAME(advance_over)(utf8_scan_cesu8_row, 0, src, len, progress);
+}
+
+static utf8_progress UTF8_SCAN_NAME(mutf8_advance)(const uint8_t *src, size_t len,
+                                                   utf8_progress progress)
+{
+    return UTF8_SCAN_NAME(advance_over)(utf8_scan_mutf8_row, 1, src, len, progress);
+}
 
 size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
@@ -182,10 +291,9 @@ size_t UTF8_SCAN_NAME(utf8_bmp_prefix_length)(const uint8_t *src, size_t len, in
 
 int UTF8_SCAN_NAME(utf8_bmp_validate)(const uint8_t *src, size_t len, int nul_is_ill_formed)
 {
-    for (size_t i = 0; i < len; i += UTF8_SCAN_BMP_CHUNK * 16) {
-        size_t n = len - i < UTF8_SCAN_BMP_CHUNK * 16 ? len - i : UTF8_SCAN_BMP_CHUNK * 16;
-        if (!utf8_scan_chunk_is_bmp(src + i, n, nul_is_ill_formed))
-            return 0;
-    }
-    return UTF8_SCAN_NAME(utf8_validate)(src, len);
+    return nul_is_ill_formed
+               ? UTF8_SCAN_NAME(validate_over)(utf8_scan_mutf8_row, 1, UTF8_SCAN_NAME(mutf8_advance),
+                                               src, len)
+               : UTF8_SCAN_NAME(validate_over)(utf8_scan_cesu8_row, 0, UTF8_SCAN_NAME(cesu8_advance),
+                                               src, len);
 }

@@ -133,6 +133,36 @@ def test_mutf8_writes_u0000_as_c0_80_and_rejects_a_raw_00():
     assert not utfkit.validate(b"\xc0\x80", "cesu-8")  # overlong outside Java
 
 
+@pytest.mark.parametrize("form", ["cesu-8", "mutf-8"])
+@pytest.mark.parametrize("text", ["a" * 300 + "xyz", "héllo wörld ア " * 24], ids=["ascii", "mixed"])
+def test_validate_finds_a_foreign_byte_at_every_boundary_of_a_long_text(form, text):
+    """F0..FF start nothing in either form (no 4-byte form, UTR #26 section 2), and a raw 00 is
+    ill-formed MUTF-8 (U+0000 is C0 80, JVM specification 4.4.7): wherever one stands -- in an
+    ASCII run that the validators skip, where they split the text in two, at either end."""
+    data = cpython_oracle(text, form)
+    assert utfkit.validate(data, form)
+    boundaries = [at for at in range(len(data) + 1) if at == len(data) or data[at] & 0xC0 != 0x80]
+    for foreign in (b"\x00", b"\xf0", b"\xf4", b"\xff"):
+        for at in boundaries:
+            damaged = data[:at] + foreign + data[at:]
+            well_formed = foreign == b"\x00" and form == "cesu-8"
+            assert utfkit.validate(damaged, form) == well_formed, (foreign, at)
+            if not well_formed:
+                with pytest.raises(UnicodeDecodeError) as raised:
+                    utfkit.check(damaged, form)
+                assert (raised.value.start, raised.value.end) == (at, at + 1)
+
+
+@pytest.mark.parametrize("source", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("text", ["a" * 200 + "xyz", "héllo wörld ア " * 12], ids=["ascii", "mixed"])
+def test_utf16_and_utf32_into_mutf8_write_u0000_as_c0_80_at_every_position(source, text):
+    """U+0000 is C0 80 in MUTF-8 (JVM specification 4.4.7) wherever it stands in the units: inside
+    a run of ASCII the block converters take whole, or among longer characters."""
+    for at in range(len(text) + 1):
+        with_nul = text[:at] + "\0" + text[at:]
+        assert utfkit.transcode(with_nul.encode(source), source, "mutf-8") == cpython_oracle(with_nul, "mutf-8")
+
+
 def test_cesu8_encode_of_a_surrogate_calls_the_error_handler():
     with pytest.raises(UnicodeEncodeError) as raised:
         utfkit.encode("ab\ud800\udc00c", "cesu-8")
