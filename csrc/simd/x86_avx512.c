@@ -689,6 +689,35 @@ static inline int utf8_census_failed(const utf8_census_state_avx512 *s)
     return (s->structure | (uint64_t)_mm512_test_epi8_mask(s->range, vec_splat(0x40))) != 0;
 }
 
+/* Blocks with this many 4-byte characters or more: text of 4-byte
+ * characters, where utf8_scan_avx512 is as fast (it needs no second pass
+ * for them), so the rest of the text goes there. */
+#define UTF8_CENSUS_HAND_OVER 64
+
+/* The census of src[0..len), well-formed up to `end` with the counts of
+ * src[0..end) in *s, src[end..len) read by utf8_scan_avx512 from the
+ * start of the character that holds src[end]. */
+static size_t utf8_census_hand_over_avx512(const utf8_census_state_avx512 *s, const uint8_t *src,
+                                           size_t len, size_t end, utf8_census *census)
+{
+    size_t start = end;
+    while (start > end - 3 && utf8_is_continuation(src[start]))
+        start--;
+    size_t continuations = s->continuations, four_byte = s->four_byte;
+    if (start < end) {
+        /* the lead at src[start] and its continuation bytes before end */
+        continuations -= end - start - 1;
+        four_byte -= src[start] >= 0xF0;
+    }
+    utf8_census rest = {0, 0};
+    size_t bound = utf8_scan_avx512(src + start, len - start, 1, &rest, UTF8_LOOKUP_UTF8);
+    if (bound != len - start)
+        return start + bound;
+    census->code_points = start - continuations + rest.code_points;
+    census->utf16_units = census->code_points + four_byte + (rest.utf16_units - rest.code_points);
+    return len;
+}
+
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
     utf8_census_constants_avx512 k;
@@ -738,6 +767,9 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
                     utf8_census_steps_avx512(&k, &s, src, i, end, end, 1);
                     four_byte_blocks = UTF8_CENSUS_FOUR_BYTE_BLOCKS;
                     counted_four_byte = 1;
+                    if (!utf8_census_failed(&s) && end < len &&
+                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER)
+                        return utf8_census_hand_over_avx512(&s, src, len, end, census);
                 }
             }
             if (utf8_census_failed(&s))
