@@ -694,15 +694,18 @@ static inline int utf8_census_failed(const utf8_census_state_avx512 *s)
  * for them), so the rest of the text goes there. */
 #define UTF8_CENSUS_HAND_OVER 64
 
-/* The census of src[0..len), well-formed up to `end` with the counts of
- * src[0..end) in *s, src[end..len) read by utf8_scan_avx512 from the
- * start of the character that holds src[end]. */
+/* The census of src[0..len), src[0..end) well-formed but for the
+ * continuation bytes s->carry expects from src[end] on, and counted in
+ * *s: the rest is read by utf8_scan_avx512, from the lead of the
+ * character that the carry leaves unfinished, if any. */
 static size_t utf8_census_hand_over_avx512(const utf8_census_state_avx512 *s, const uint8_t *src,
                                            size_t len, size_t end, utf8_census *census)
 {
     size_t start = end;
-    while (start > end - 3 && utf8_is_continuation(src[start]))
-        start--;
+    if (s->carry != 0)
+        do
+            start--;
+        while (utf8_is_continuation(src[start]));
     size_t continuations = s->continuations, four_byte = s->four_byte;
     if (start < end) {
         /* the lead at src[start] and its continuation bytes before end */
