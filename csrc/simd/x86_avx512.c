@@ -721,8 +721,33 @@ static size_t utf8_census_hand_over_avx512(const utf8_census_state_avx512 *s, co
     return len;
 }
 
+/* The bytes looked at to choose a loop for the census. */
+#define UTF8_CENSUS_SAMPLE (8 * VEC_BYTES)
+
+/* 1 if src[0..len) looks like text of 1- and 2-byte characters (Latin,
+ * Greek, Cyrillic, Hebrew, Arabic scripts): among its first
+ * UTF8_CENSUS_SAMPLE bytes, leads C0..DF, and at least four times as many
+ * as leads E0..FF.  utf8_scan_avx512 is faster on such text (its steps
+ * with no byte E0..FF run only the pair rules: 0.33-0.35 of memchr against
+ * 0.30-0.31 for the loop above), the loop above on the rest (CJK, Indic,
+ * and ASCII with a few others: 0.30-0.32 against 0.25-0.27). */
+static inline int utf8_census_two_byte_text(const uint8_t *src, size_t len)
+{
+    size_t sample = len < UTF8_CENSUS_SAMPLE ? len : UTF8_CENSUS_SAMPLE, two = 0, wider = 0;
+    for (size_t i = 0; i < sample; i += VEC_BYTES) {
+        vec_t v = sample - i >= VEC_BYTES ? vec_load(src + i) : vec_load_partial(src + i, sample - i);
+        uint64_t lead = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xC0)),
+                 wide = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xE0));
+        two += (size_t)__builtin_popcountll(lead & ~wide);
+        wider += (size_t)__builtin_popcountll(wide);
+    }
+    return two != 0 && two >= 4 * wider;
+}
+
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
+    if (utf8_census_two_byte_text(src, len))
+        return utf8_scan_avx512(src, len, 1, census, UTF8_LOOKUP_UTF8);
     utf8_census_constants_avx512 k;
     k.continuation_floor = vec_splat(0xC0); /* -64: 80..BF are the signed bytes below it */
     k.lead3 = vec_splat(0xE0);
