@@ -625,6 +625,19 @@ static inline __attribute__((always_inline)) void utf8_census_vector_avx512(
     s->four_byte += (size_t)__builtin_popcountll(lead4);
 }
 
+/* Where the run of ASCII from src[i] ends, in steps of 256 bytes that
+ * `limit` leaves room for. */
+static inline size_t utf8_census_ascii_run_avx512(const uint8_t *src, size_t i, size_t limit)
+{
+    for (; limit - i >= 4 * VEC_BYTES; i += 4 * VEC_BYTES) {
+        vec_t low = vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES));
+        vec_t high = vec_or(vec_load(src + i + 2 * VEC_BYTES), vec_load(src + i + 3 * VEC_BYTES));
+        if (!vec_is_ascii(vec_or(low, high)))
+            break;
+    }
+    return i;
+}
+
 /* Steps of 128 bytes from src[i] (i > 0) while `limit` leaves room for
  * one, until `stop` (a run of ASCII may pass it); returns where it
  * stopped.  With `four_byte`, the 4-byte leads are computed and counted;
@@ -648,12 +661,7 @@ static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
             /* ASCII: nothing may be left unfinished before it */
             s->structure |= s->carry;
             s->carry = 0;
-            i += 2 * VEC_BYTES;
-            while (limit - i >= 4 * VEC_BYTES &&
-                   vec_is_ascii(vec_or(vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES)),
-                                       vec_or(vec_load(src + i + 2 * VEC_BYTES),
-                                              vec_load(src + i + 3 * VEC_BYTES)))))
-                i += 4 * VEC_BYTES;
+            i = utf8_census_ascii_run_avx512(src, i + 2 * VEC_BYTES, limit);
             continue;
         }
         uint64_t lead3_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, k->lead3)),
