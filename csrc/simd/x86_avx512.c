@@ -504,9 +504,344 @@ int utf8_bmp_validate_avx512(const uint8_t *src, size_t len, int nul_is_ill_form
                               : utf8_scan_avx512(src, len, 0, NULL, UTF8_LOOKUP_BMP)) == len;
 }
 
+/* ---- UTF-8 validation with its counts, on bit masks (utf8_validate_census) ----
+ *
+ * The counts need, for every byte, whether it is a continuation byte
+ * 80..BF; this loop judges well-formedness from that mask too, and from
+ * the masks of the leads, so that a 64-byte vector costs about ten
+ * operations on the two ports that run 512-bit instructions (against
+ * fourteen for the nibble lookups of utf8_scan_avx512, and two more for
+ * each count there).  Unicode 3.9 Table 3-7, split in two:
+ *
+ *   - structure: a byte C0..FF is followed by one continuation byte, a
+ *     byte E0..FF by two and a byte F0..FF by three, and no other byte is
+ *     a continuation byte.  With the 64-bit masks of the leads (a compare
+ *     and a KMOVQ each), the continuation bytes expected are lead2 << 1 |
+ *     lead3 << 2 | lead4 << 3 (and what the vector before carries over),
+ *     and the structure is right iff that equals the mask of the
+ *     continuation bytes: scalar shifts, ORs and an XOR, on ports the
+ *     vector operations leave free;
+ *   - the second byte's range: E0 A0..BF, ED 80..9F, F0 90..BF, F4 80..8F,
+ *     80..BF after the other leads, and nothing after C0, C1, F5..FF.  One
+ *     VPERMB, indexed by the low 6 bits of the byte before where that is
+ *     a lead (C0..FF), gives a number to add to each continuation byte:
+ *     the sum has bit 6 set iff the byte is out of range (60..7F or
+ *     C0..FF; in range it stays in 80..BF).  Where the byte before is
+ *     00..7F the structure is wrong anyway.  (VPERMI2B, which would need
+ *     no compare, is three operations on these ports.)
+ *
+ * 4-byte characters are rare: the loop runs in blocks of four 128-byte
+ * steps without their leads, taking every byte F0..FF for an error (the
+ * second table), and runs a block that shows an error again with them
+ * (and the next blocks too, as text with one 4-byte character tends to
+ * have more).  A block without an error has no byte F0..FF but perhaps its
+ * last, whose second byte the next block then sees; so its structure
+ * without lead4 is the whole structure.  The counts are POPCNT of the
+ * masks: code points are the bytes that are not continuation bytes, and
+ * UTF-16 units (D91) one more per 4-byte lead. */
+
+/* Added to a continuation byte after a lead C0..FF (by the lead's low 6
+ * bits), as above; the first 64 with 4-byte characters, the others
+ * without. */
+static const uint8_t utf8_second_byte_offsets[2][64] = {
+    {
+        0x40, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* C0 C1: never a first byte */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,       /* D0..DF */
+        0xE0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, /* E0: A0..BF, ED: 80..9F */
+        0xF0, 0, 0, 0, 0x30, 0x40, 0x40, 0x40,                /* F0: 90..BF, F4: 80..8F */
+        0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,       /* F5..FF: never a first byte */
+    },
+    {
+        0x40, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0xE0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0,
+        0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, /* F0..FF: taken for errors */
+        0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
+    },
+};
+
+/* A block: the bytes between two tests for errors, 4 steps of 128. */
+#define UTF8_CENSUS_BLOCK (4 * 2 * VEC_BYTES)
+/* Blocks run with the 4-byte leads after one that needed them. */
+#define UTF8_CENSUS_FOUR_BYTE_BLOCKS 8
+
+typedef struct utf8_census_state_avx512 {
+    /* the continuation bytes the bytes before expect in the next vector
+     * (bit k: its byte k) */
+    uint64_t carry;
+    uint64_t structure; /* bits set where the structure is wrong */
+    vec_t range;        /* bit 6 set where a second byte is out of range */
+    size_t continuations, four_byte;
+} utf8_census_state_avx512;
+
+typedef struct utf8_census_constants_avx512 {
+    vec_t continuation_floor, lead3, lead4, offsets, offsets_without_four_byte;
+} utf8_census_constants_avx512;
+
+/* A mask's bits in a general register, moved there once: gcc would
+ * otherwise move a mask again (KMOVQ) for each use, on a port that the
+ * vector operations need, or keep a scalar value in a mask register. */
+static inline uint64_t utf8_census_bits(__mmask64 mask)
+{
+    uint64_t bits = (uint64_t)mask;
+    __asm__("" : "+r"(bits));
+    return bits;
+}
+
+/* The high 64 bits of the 128-bit mask (high:low) shifted left by n
+ * (1..3): the bits of a vector's mask moved n places on, with those that
+ * the vector before moves into it. */
+static inline uint64_t utf8_census_shifted_in(uint64_t high, uint64_t low, unsigned n)
+{
+    return high << n | low >> (64 - n);
+}
+
+/* The continuation bytes that 4-byte leads among src[i - 3 .. i) expect
+ * from src[i] on, as bits of the carry (bit 0: src[i]). */
+static inline uint64_t utf8_four_byte_carry(const uint8_t *src, size_t i)
+{
+    uint64_t carry = 0;
+    for (size_t k = 1; k <= 3 && k <= i; k++)
+        carry |= (uint64_t)(src[i - k] >= 0xF0) << (3 - k);
+    return carry;
+}
+
+/* The sums above (bit 6: out of range) for the continuation bytes of v,
+ * given the bytes before each of its bytes; 0 for the other bytes. */
+static inline vec_t utf8_second_byte_sums_avx512(const utf8_census_constants_avx512 *k, vec_t offsets,
+                                                 vec_t v, vec_t previous_1, __mmask64 continuation)
+{
+    __mmask64 after_lead = _mm512_cmpge_epu8_mask(previous_1, k->continuation_floor);
+    return _mm512_maskz_add_epi8(continuation, v,
+                                 _mm512_maskz_permutexvar_epi8(after_lead, previous_1, offsets));
+}
+
+/* One vector, 4-byte leads and all: the head and the tail of the text. */
+static inline __attribute__((always_inline)) void utf8_census_vector_avx512(
+    const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, vec_t v, vec_t previous_1)
+{
+    __mmask64 continuation = _mm512_cmplt_epi8_mask(v, k->continuation_floor);
+    uint64_t c = (uint64_t)continuation;
+    uint64_t lead2 = (uint64_t)_mm512_cmpge_epu8_mask(v, k->continuation_floor);
+    uint64_t lead3 = (uint64_t)_mm512_cmpge_epu8_mask(v, k->lead3);
+    uint64_t lead4 = (uint64_t)_mm512_cmpge_epu8_mask(v, k->lead4);
+    s->structure |= ((lead2 << 1 | lead3 << 2 | lead4 << 3 | s->carry) ^ c);
+    s->carry = lead2 >> 63 | lead3 >> 62 | lead4 >> 61;
+    s->range = vec_or(s->range, utf8_second_byte_sums_avx512(k, k->offsets, v, previous_1, continuation));
+    s->continuations += (size_t)__builtin_popcountll(c);
+    s->four_byte += (size_t)__builtin_popcountll(lead4);
+}
+
+/* Where the run of ASCII from src[i] ends, in steps of 256 bytes that
+ * `limit` leaves room for. */
+static inline size_t utf8_census_ascii_run_avx512(const uint8_t *src, size_t i, size_t limit)
+{
+    for (; limit - i >= 4 * VEC_BYTES; i += 4 * VEC_BYTES) {
+        vec_t low = vec_or(vec_load(src + i), vec_load(src + i + VEC_BYTES));
+        vec_t high = vec_or(vec_load(src + i + 2 * VEC_BYTES), vec_load(src + i + 3 * VEC_BYTES));
+        if (!vec_is_ascii(vec_or(low, high)))
+            break;
+    }
+    return i;
+}
+
+/* Steps of 128 bytes from src[i] (i > 0) while `limit` leaves room for
+ * one, until `stop` (a run of ASCII may pass it); returns where it
+ * stopped.  With `four_byte`, the 4-byte leads are computed and counted;
+ * without, they are taken to be none, and every byte F0..FF for an error. */
+static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
+    const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, const uint8_t *src, size_t i,
+    size_t limit, size_t stop, int four_byte)
+{
+    const vec_t offsets = four_byte ? k->offsets : k->offsets_without_four_byte;
+    if (stop > limit - 2 * VEC_BYTES + 1)
+        stop = limit - 2 * VEC_BYTES + 1;
+    while (i < stop) {
+        vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
+        __mmask64 continuation_first = _mm512_cmplt_epi8_mask(first, k->continuation_floor),
+                  continuation_second = _mm512_cmplt_epi8_mask(second, k->continuation_floor);
+        uint64_t c_first = utf8_census_bits(continuation_first),
+                 c_second = utf8_census_bits(continuation_second);
+        uint64_t lead2_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, k->continuation_floor)),
+                 lead2_second = utf8_census_bits(_mm512_cmpge_epu8_mask(second, k->continuation_floor));
+        if ((c_first | c_second | lead2_first | lead2_second) == 0) {
+            /* ASCII: nothing may be left unfinished before it */
+            s->structure |= s->carry;
+            s->carry = 0;
+            i = utf8_census_ascii_run_avx512(src, i + 2 * VEC_BYTES, limit);
+            continue;
+        }
+        uint64_t lead3_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, k->lead3)),
+                 lead3_second = utf8_census_bits(_mm512_cmpge_epu8_mask(second, k->lead3));
+        uint64_t lead4_first = 0, lead4_second = 0;
+        if (four_byte) {
+            lead4_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, k->lead4));
+            lead4_second = utf8_census_bits(_mm512_cmpge_epu8_mask(second, k->lead4));
+            s->four_byte += (size_t)__builtin_popcountll(lead4_first) +
+                            (size_t)__builtin_popcountll(lead4_second);
+        }
+        uint64_t expected_first = lead2_first << 1 | lead3_first << 2 | lead4_first << 3 | s->carry;
+        uint64_t expected_second = utf8_census_shifted_in(lead2_second, lead2_first, 1) |
+                                   utf8_census_shifted_in(lead3_second, lead3_first, 2) |
+                                   utf8_census_shifted_in(lead4_second, lead4_first, 3);
+        s->structure |= (expected_first ^ c_first) | (expected_second ^ c_second);
+        s->carry = utf8_census_bits(lead2_second >> 63 | lead3_second >> 62 | lead4_second >> 61);
+        s->range = _mm512_ternarylogic_epi64(
+            s->range,
+            utf8_second_byte_sums_avx512(k, offsets, first, vec_load(src + i - 1), continuation_first),
+            utf8_second_byte_sums_avx512(k, offsets, second, vec_load(src + i + VEC_BYTES - 1),
+                                         continuation_second),
+            TERNARY_OR3);
+        s->continuations += (size_t)__builtin_popcountll(c_first) + (size_t)__builtin_popcountll(c_second);
+        i += 2 * VEC_BYTES;
+    }
+    return i;
+}
+
+/* 1 if what the state has seen holds an error. */
+static inline int utf8_census_failed(const utf8_census_state_avx512 *s)
+{
+    return (s->structure | (uint64_t)_mm512_test_epi8_mask(s->range, vec_splat(0x40))) != 0;
+}
+
+/* Blocks with this many 4-byte characters or more: text of 4-byte
+ * characters, where utf8_scan_avx512 is as fast (it needs no second pass
+ * for them), so the rest of the text goes there. */
+#define UTF8_CENSUS_HAND_OVER 64
+
+/* The census of src[0..len), src[0..end) well-formed but for the
+ * continuation bytes s->carry expects from src[end] on, and counted in
+ * *s: the rest is read by utf8_scan_avx512, from the lead of the
+ * character that the carry leaves unfinished, if any. */
+static size_t utf8_census_hand_over_avx512(const utf8_census_state_avx512 *s, const uint8_t *src,
+                                           size_t len, size_t end, utf8_census *census)
+{
+    size_t start = end;
+    if (s->carry != 0)
+        do
+            start--;
+        while (utf8_is_continuation(src[start]));
+    size_t continuations = s->continuations, four_byte = s->four_byte;
+    if (start < end) {
+        /* the lead at src[start] and its continuation bytes before end */
+        continuations -= end - start - 1;
+        four_byte -= src[start] >= 0xF0;
+    }
+    utf8_census rest = {0, 0};
+    size_t bound = utf8_scan_avx512(src + start, len - start, 1, &rest, UTF8_LOOKUP_UTF8);
+    if (bound != len - start)
+        return start + bound;
+    census->code_points = start - continuations + rest.code_points;
+    census->utf16_units = census->code_points + four_byte + (rest.utf16_units - rest.code_points);
+    return len;
+}
+
+/* The bytes looked at to choose a loop for the census. */
+#define UTF8_CENSUS_SAMPLE (8 * VEC_BYTES)
+
+/* 1 if src[0..len) looks like text of 1- and 2-byte characters (Latin,
+ * Greek, Cyrillic, Hebrew, Arabic scripts): among its first
+ * UTF8_CENSUS_SAMPLE bytes, leads C0..DF, and at least four times as many
+ * as leads E0..FF.  utf8_scan_avx512 is faster on such text (its steps
+ * with no byte E0..FF run only the pair rules: 0.33-0.35 of memchr against
+ * 0.30-0.31 for the loop above), the loop above on the rest (CJK, Indic,
+ * and ASCII with a few others: 0.30-0.32 against 0.25-0.27). */
+static inline int utf8_census_two_byte_text(const uint8_t *src, size_t len)
+{
+    size_t sample = len < UTF8_CENSUS_SAMPLE ? len : UTF8_CENSUS_SAMPLE, two = 0, wider = 0;
+    for (size_t i = 0; i < sample; i += VEC_BYTES) {
+        vec_t v = sample - i >= VEC_BYTES ? vec_load(src + i) : vec_load_partial(src + i, sample - i);
+        uint64_t lead = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xC0)),
+                 wide = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xE0));
+        two += (size_t)__builtin_popcountll(lead & ~wide);
+        wider += (size_t)__builtin_popcountll(wide);
+    }
+    return two != 0 && two >= 4 * wider;
+}
+
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
-    return utf8_scan_avx512(src, len, 1, census, UTF8_LOOKUP_UTF8);
+    if (utf8_census_two_byte_text(src, len))
+        return utf8_scan_avx512(src, len, 1, census, UTF8_LOOKUP_UTF8);
+    utf8_census_constants_avx512 k;
+    k.continuation_floor = vec_splat(0xC0); /* -64: 80..BF are the signed bytes below it */
+    k.lead3 = vec_splat(0xE0);
+    k.lead4 = vec_splat(0xF0);
+    k.offsets = _mm512_loadu_si512((const void *)utf8_second_byte_offsets[0]);
+    k.offsets_without_four_byte = _mm512_loadu_si512((const void *)utf8_second_byte_offsets[1]);
+    /* kept in registers: gcc would otherwise broadcast them anew in the loop */
+    __asm__("" : "+v"(k.continuation_floor), "+v"(k.lead3), "+v"(k.lead4), "+v"(k.offsets),
+                 "+v"(k.offsets_without_four_byte));
+    const vec_t zero = vec_splat(0);
+    utf8_census_state_avx512 s = {0, 0, zero, 0, 0};
+    size_t i = 0, clean = 0;
+    /* The loop reads from a 64-byte boundary (a load that straddles two
+     * cache lines costs about twice one that does not): the bytes before
+     * it (or the first 64, when src is on one) are one vector, at its end,
+     * after zeros (ASCII, as before the text). */
+    size_t head = VEC_BYTES - (size_t)((uintptr_t)src % VEC_BYTES);
+    /* whether the 4-byte leads before i were counted */
+    int counted_four_byte = 1;
+    if (len >= head + 2 * VEC_BYTES) {
+        vec_t v = _mm512_maskz_loadu_epi8(~(__mmask64)0 << (VEC_BYTES - head),
+                                          (const void *)((uintptr_t)src + head - VEC_BYTES));
+        utf8_census_vector_avx512(&k, &s, v, vec_prev(v, zero, 1));
+        i = head;
+        unsigned four_byte_blocks = 0;
+        while (len - i >= 2 * VEC_BYTES) {
+            size_t end;
+            if (four_byte_blocks > 0) {
+                four_byte_blocks--;
+                end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 1);
+                counted_four_byte = 1;
+            } else {
+                utf8_census_state_avx512 before = s;
+                end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 0);
+                if (!utf8_census_failed(&s)) {
+                    counted_four_byte = 0;
+                } else {
+                    /* again, with the 4-byte leads: those the block before
+                     * carries over too (counted if they were not) */
+                    s = before;
+                    uint64_t carry4 = utf8_four_byte_carry(src, i);
+                    s.carry |= carry4;
+                    if (!counted_four_byte)
+                        s.four_byte += (size_t)__builtin_popcountll(carry4);
+                    utf8_census_steps_avx512(&k, &s, src, i, end, end, 1);
+                    four_byte_blocks = UTF8_CENSUS_FOUR_BYTE_BLOCKS;
+                    counted_four_byte = 1;
+                    if (!utf8_census_failed(&s) && end < len &&
+                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER)
+                        return utf8_census_hand_over_avx512(&s, src, len, end, census);
+                }
+            }
+            if (utf8_census_failed(&s))
+                return utf8_lookup_boundary_before(src, clean);
+            clean = i = end;
+        }
+    }
+    /* The rest: vectors of up to 64 bytes, the last one padded with zeros
+     * (ASCII, so that a character the end cuts off is a lead not
+     * continued). */
+    uint64_t carry4 = utf8_four_byte_carry(src, i);
+    s.carry |= carry4;
+    if (!counted_four_byte)
+        s.four_byte += (size_t)__builtin_popcountll(carry4);
+    while (i < len) {
+        size_t left = len - i, n = left < VEC_BYTES ? left : VEC_BYTES;
+        __mmask64 in_bounds = n == VEC_BYTES ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+        vec_t v = _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i));
+        vec_t previous_1 = i == 0 ? vec_prev(v, zero, 1)
+                                  : _mm512_maskz_loadu_epi8(in_bounds, (const void *)(src + i - 1));
+        utf8_census_vector_avx512(&k, &s, v, previous_1);
+        i += n;
+    }
+    s.structure |= s.carry; /* what the end cuts off */
+    if (utf8_census_failed(&s))
+        return utf8_lookup_boundary_before(src, clean);
+    census->code_points = len - s.continuations;
+    census->utf16_units = census->code_points + s.four_byte;
+    return len;
 }
 
 /* ---- counts of unchecked UTF-8 (kernels.h, utf8_code_points and

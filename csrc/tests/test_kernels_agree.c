@@ -26,12 +26,16 @@
  * utfkit_well_formed_length to every other of those forms (the counting
  * loops of each kernel, well-formed input or not).
  *
+ * Then the validating counts on texts damaged at every position of their
+ * first 1100 bytes in turn (every_position, below).
+ *
  * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
  * (default 200,000 inputs of up to 1200 bytes, one in 16 up to 4800;
  * --quick 20,000).
  * Exit status 0 when every kernel agrees; 1 after printing the first
  * disagreements (input in hex, kernel, entry point, both answers).
  */
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +288,110 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
     return a;
 }
 
+/* ---- every position of the counting loops' steps ----
+ *
+ * The validating counts (utfkit_utf8_count, utfkit_transcoded_length from
+ * UTF-8) test for errors once a block of vectors, skip runs of ASCII, and
+ * on avx512 leave out the leads a text has not shown so far (running a
+ * block again when it shows one): an error must be found wherever it
+ * stands in a block.  Texts of one to three scripts, each with one damage
+ * at every position of its first 1100 bytes in turn (the bytes before the
+ * first 64-byte boundary and past two blocks), at several offsets from a
+ * 64-byte boundary; every kernel against scalar. */
+
+/* Damages written over the text at a position: bytes never in UTF-8, a
+ * lone continuation byte, each rule of Table 3-7 for a second byte, and a
+ * character cut short (ASCII where a continuation byte was). */
+static const char *const position_damages[] = {
+    "\xFF", "\x80", "\xE0\x9F\x80", "\xF4\x90\x80\x80", "A",       /* (--quick: these) */
+    "\xC0\x80", "\xC1\xBF", "\xED\xA0\x80", "\xF0\x8F\x80\x80", "\xF5\x80\x80\x80",
+};
+#define POSITION_DAMAGES (sizeof position_damages / sizeof position_damages[0])
+
+/* Characters of the given lengths (a bit set: 1 << length), with a run of
+ * ASCII now and then when `ascii_runs`. */
+static size_t text_of_lengths(uint8_t *out, size_t max, unsigned lengths, int ascii_runs)
+{
+    size_t n = 0;
+    while (n + 4 <= max) {
+        if (ascii_runs && below(64) == 0) {
+            for (size_t k = below(300); k > 0 && n + 4 <= max; k--)
+                out[n++] = (uint8_t)scalar_of_length(1);
+            continue;
+        }
+        int length;
+        do
+            length = (int)below(4) + 1;
+        while (!(lengths >> length & 1));
+        n += put_utf8(out + n, scalar_of_length(length));
+    }
+    return n;
+}
+
+static void every_position(const char *const *kernels, size_t kernel_count, int quick)
+{
+    static const unsigned scripts[][2] = {
+        {1u << 2, 0}, {1u << 3, 0}, {1u << 4, 0}, {1u << 2 | 1u << 3, 1}, {1u << 3 | 1u << 4, 0},
+        {1u << 1 | 1u << 4, 1}, {1u << 2 | 1u << 3 | 1u << 4, 1},
+    };
+    /* --quick: two offsets (64 and 31 bytes before the first boundary),
+     * the first 700 bytes (past the first block), half the damages */
+    static const size_t all_offsets[] = {0, 33, 1, 2, 3, 31, 61, 62, 63};
+    size_t offsets = quick ? 2 : sizeof all_offsets / sizeof all_offsets[0];
+    size_t last = quick ? 700 : 1100, damages = quick ? POSITION_DAMAGES / 2 : POSITION_DAMAGES;
+    uint8_t text[1300];
+    unsigned long long inputs = 0;
+    for (size_t t = 0; t < sizeof scripts / sizeof scripts[0]; t++) {
+        size_t len = text_of_lengths(text, last + 200, scripts[t][0], (int)scripts[t][1]);
+        for (size_t o = 0; o < offsets; o++) {
+            size_t offset = all_offsets[o];
+            uint8_t *block = NULL;
+            if (posix_memalign((void **)&block, 64, offset + len) != 0)
+                return;
+            uint8_t *src = block + offset;
+            for (size_t at = 0; at <= last && at <= len; at++)
+                for (size_t d = 0; d < damages; d++) {
+                    memcpy(src, text, len);
+                    /* the undamaged text once, then each damage */
+                    if (at < len) {
+                        size_t length = strlen(position_damages[d]);
+                        memcpy(src + at, position_damages[d], at + length <= len ? length : len - at);
+                    } else if (d > 0) {
+                        break;
+                    }
+                    inputs++;
+                    utfkit_set_backend("scalar");
+                    size_t count = utfkit_utf8_count(src, len);
+                    utfkit_result to16 =
+                        utfkit_transcoded_length(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT);
+                    utfkit_result to32 =
+                        utfkit_transcoded_length(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT);
+                    for (size_t k = 1; k < kernel_count; k++) {
+                        utfkit_set_backend(kernels[k]);
+                        size_t got_count = utfkit_utf8_count(src, len);
+                        utfkit_result got16 =
+                            utfkit_transcoded_length(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT);
+                        utfkit_result got32 =
+                            utfkit_transcoded_length(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT);
+                        if (got_count != count)
+                            report(src, len, kernels[k], "utf8_count (every position)", (long long)count,
+                                   (long long)got_count);
+                        if (got16.status != to16.status || got16.position != to16.position ||
+                            got16.written != to16.written)
+                            report(src, len, kernels[k], "transcoded_length UTF-16 (every position)",
+                                   (long long)to16.written, (long long)got16.written);
+                        if (got32.status != to32.status || got32.position != to32.position ||
+                            got32.written != to32.written)
+                            report(src, len, kernels[k], "transcoded_length UTF-32 (every position)",
+                                   (long long)to32.written, (long long)got32.written);
+                    }
+                }
+            free(block);
+        }
+    }
+    printf("%llu damaged texts at every position under %zu kernels\n", inputs, kernel_count);
+}
+
 int main(int argc, char **argv)
 {
     size_t inputs = 200000, max_length = 1200;
@@ -424,6 +532,7 @@ int main(int argc, char **argv)
     }
     free(text);
     free(scratch);
+    every_position(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
         return 1;
