@@ -63,6 +63,14 @@ SENTENCES = [
     "irregularly shaped moons, Phobos and Deimos. ",
 ]
 
+# Words of 2- and 3-byte characters between ASCII spaces, so that every
+# 16 bytes mix ASCII with them (sse4's fixed-stride run of blocks takes such
+# text from its start: characters cut by every 16-byte edge, at every phase).
+MIXED_WORDS = (
+    "화성은 태양계의 네 번째 행성이다. Марс и 붉은 색을 띠기 때문에 नमस्ते दुनिया ดาว อังคาร "
+    "동양권에서는 불을 뜻하는 화성이라 부른다. Ёж 화성의 두 위성 포보스와 데이모스는 작다. "
+)
+
 # Lengths on, just before and just after the multiples of 16, 32 and 64, up
 # to 4 KiB (the widest block is 64 bytes: AVX-512, and UTFKIT_TRANSCODE_BLOCK).
 LENGTHS = sorted(
@@ -150,6 +158,10 @@ def texts(form: str) -> List[bytes]:
     """Inputs in a UTF form: cut texts, damaged texts, edge characters."""
     encode: Callable[[str], bytes] = lambda s: s.encode(form)
     found = cut_texts(encode, form) + damaged(encode, form, ill_formed(form))
+    mixed = encode(MIXED_WORDS * 30)
+    found += [mixed[:length] for length in LENGTHS[::2]]
+    found += [mixed[:edge] + bad + mixed[edge:edge + 300]
+              for index, bad in enumerate(ill_formed(form)) for edge in (64 + index % 48, 200 + index)]
     found.append(EDGE_CHARACTERS.encode(form))
     for character in EDGE_CHARACTERS:
         encoded = character.encode(form)

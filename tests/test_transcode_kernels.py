@@ -302,6 +302,52 @@ def test_kernel_transcodes_every_error_inside_runs_of_3_byte_characters_as_the_s
             _check_against_cpython(data, source, target, errors)
 
 
+# Words of 3-byte characters between ASCII spaces and punctuation (Korean,
+# Hindi, Thai), with 2-byte words (Cyrillic) and a stretch of ASCII among
+# them: every one of its first 64 bytes' 16-byte blocks mixes ASCII and
+# 3-byte characters, which sends sse4 into its fixed-stride run of blocks
+# (characters carried across the 16-byte edges at every phase, a run ended
+# by ASCII, by an error or by the end of the text, and entered again after
+# the scalar reader's stretch).
+MIXED_TEXT = (
+    "화성은 태양계의 네 번째 행성이다. Марс и 붉은 색을 띠기 때문에 नमस्ते दुनिया "
+    "ดาวอังคาร เป็น 동양권에서는 Mars is the fourth planet from the Sun, 불을 뜻하는 "
+    "화성이라 부른다. Ёж 화성의 두 위성 포보스와 데이모스는 작고 불규칙한 모양이다. "
+) * 2
+
+
+def test_mixed_text_mixes_ascii_and_3_byte_characters_in_every_block_it_begins_with():
+    data = MIXED_TEXT.encode("utf-8")
+    for start in range(0, 64, 16):
+        block = data[start:start + 16]
+        assert any(byte < 0x80 for byte in block) and any(0xE0 <= byte < 0xF0 for byte in block)
+    assert {len(character.encode("utf-8")) for character in MIXED_TEXT} == {1, 2, 3}
+
+
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("target", UTF8_TARGETS)
+def test_kernel_transcodes_every_error_inside_mixed_runs_as_the_scalar_kernel_does(kernel, target, errors):
+    """Each ill-formed subsequence kind at every byte offset 0..130 of text
+    that mixes words of 3-byte characters with ASCII spaces, and the text cut
+    at every length: blocks at a fixed stride must refuse exactly what the
+    scalar reader refuses -- a character cut at a 16-byte edge, an error in
+    any position of a block -- and convert the rest alike."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    target_form, mode = FORMS[target], ERRORS[errors]
+    for description, data in _inputs("utf-8", MIXED_TEXT):
+        reference = _under("scalar", _run, data, lib.UTFKIT_UTF8, target_form, mode)
+        assert _run(data, lib.UTFKIT_UTF8, target_form, mode) == reference, f"{description}: differs from scalar"
+        if description.endswith("@0") or description.endswith("@100"):
+            _check_against_cpython(data, "utf-8", target, errors)
+    text = MIXED_TEXT.encode("utf-8")
+    for name, sequence in TABLE_3_7_BOUNDARIES.items():
+        for offset in range(64, 64 + 48):
+            data = text[:offset] + sequence + text[offset:]
+            reference = _under("scalar", _run, data, lib.UTFKIT_UTF8, target_form, mode)
+            assert _run(data, lib.UTFKIT_UTF8, target_form, mode) == reference, f"{name}@{offset}"
+
+
 # Unbroken runs of characters of one length, as the steps some kernels take
 # for blocks of one kind expect them (sse4: 1- and 2-byte, five 3-byte or
 # four 4-byte characters per 16 bytes), 4-byte characters from several

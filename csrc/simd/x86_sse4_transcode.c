@@ -16,7 +16,10 @@
  *     character).  Characters that start in bytes 0..12 end in the block;
  *     the step consumes them and stops before the first character that
  *     starts after byte 12.  A block that is not well-formed goes to the
- *     scalar reader.
+ *     scalar reader.  Text that begins with blocks mixing ASCII and
+ *     characters of two or three bytes goes first to mixed_run, which takes
+ *     16 bytes per step at a fixed stride, characters cut by a block's end
+ *     written with the next block.
  *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
  *     lane, lead byte first (Unicode 3.9 Table 3-6), and the first 1..4
  *     bytes of four lanes are gathered per PSHUFB.  Surrogates (UTF-16)
@@ -271,6 +274,167 @@ static inline size_t mixed_step(__m128i block, __m128i is_continuation, uint32_t
     return consumed;
 }
 
+/* Runs of blocks of characters of one, two and three bytes mixed (no byte
+ * F0..FF), as in Korean, Hindi or Thai words between ASCII spaces, 16
+ * bytes per step at a fixed stride: each character's code unit is
+ * computed at its last byte from that byte and the two before it, which
+ * may lie in the block before (PALIGNR), and a character that goes on into
+ * the next block is written with that block.  No step waits for the
+ * length of the one before it, as mixed_step's do.
+ *
+ * Checked against Unicode 3.9 Table 3-7 as mixed_step is: every C2..DF
+ * lead byte has one continuation byte after it and every E0..EF lead two,
+ * in this block or the next (`owed` carries those of the next), and there
+ * are none elsewhere; E0 is followed by A0..BF and ED by 80..9F; C0 and C1
+ * begin no row; no byte is F0..FF.  The run stops before a block where
+ * this fails (a lead byte's fault shows in the block of the byte after
+ * it), before a block of ASCII that owes nothing to the one before (the
+ * caller's ASCII step is faster), and when fewer than 16 bytes are left.
+ * It returns the bytes of the whole characters written -- not the one the
+ * last block cuts -- and where their code units end. */
+typedef struct mixed_run_end {
+    size_t consumed;
+    uint8_t *out;
+} mixed_run_end;
+
+/* What mixed_run knows of one block once it is checked. */
+typedef struct mixed_block_check {
+    uint32_t wanted;        /* bit k: byte k is owed as a continuation byte (bits 16, 17: the next block's) */
+    uint32_t failed;        /* nonzero if the block breaks Table 3-7 or holds a byte F0..FF */
+    __m128i is_continuation;
+    __m128i before;         /* the byte before each byte (the block before's byte 15 before byte 0) */
+} mixed_block_check;
+
+static inline mixed_block_check check_mixed_block(__m128i block, __m128i previous, uint32_t owed)
+{
+    mixed_block_check check;
+    uint32_t non_ascii = byte_mask(block);
+    uint32_t three = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-33))) & non_ascii;
+    check.is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
+    uint32_t continuation = byte_mask(check.is_continuation);
+    uint32_t leads = non_ascii & ~continuation;
+    check.wanted = leads << 1 | three << 2 | owed;
+    check.before = _mm_alignr_epi8(block, previous, 15);
+    /* After a byte C0 or C1 (which begin no row) or F0..FF, and E0 then
+     * 80..9F (an overlong form), ED then A0..BF (a surrogate).  Every lead
+     * byte has a byte after it in this block or the next, checked there
+     * before its character is written. */
+    __m128i after_c0_c1 = _mm_cmpeq_epi8(_mm_or_si128(check.before, _mm_set1_epi8(1)), _mm_set1_epi8((char)0xC1));
+    __m128i after_f0_ff = _mm_cmpeq_epi8(_mm_max_epu8(check.before, _mm_set1_epi8((char)0xF0)), check.before);
+    __m128i narrow = _mm_or_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(check.before, _mm_set1_epi8((char)0xE0)), _mm_cmpgt_epi8(_mm_set1_epi8(-96), block)),
+        _mm_and_si128(_mm_cmpeq_epi8(check.before, _mm_set1_epi8((char)0xED)), _mm_cmpgt_epi8(block, _mm_set1_epi8(-97))));
+    check.failed = ((check.wanted & 0xFFFF) ^ continuation) |
+                   byte_mask(_mm_or_si128(narrow, _mm_or_si128(after_c0_c1, after_f0_ff)));
+    return check;
+}
+
+/* Writes the code units of the characters that end in a checked block:
+ * at each character's last byte, low byte yyxxxxxx and high byte zzzzyyyy
+ * (16-bit shifts; the bits they carry across bytes are masked off), from
+ * that byte and the two before it. */
+static inline uint8_t *put_mixed_block(uint8_t *out, __m128i block, __m128i previous, const mixed_block_check *check,
+                                       int big_endian, int utf16)
+{
+    __m128i continued = _mm_and_si128(check->is_continuation, _mm_cmpgt_epi8(_mm_set1_epi8(-64), check->before));
+    __m128i two_before = _mm_and_si128(_mm_alignr_epi8(block, previous, 14), continued);
+    __m128i before = _mm_and_si128(check->before, check->is_continuation);
+    __m128i low = _mm_or_si128(_mm_and_si128(block, _mm_set1_epi8(0x7F)),
+                               _mm_and_si128(_mm_slli_epi16(before, 6), _mm_set1_epi8((char)0xC0)));
+    __m128i high = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(before, 2), _mm_set1_epi8(0x0F)),
+                                _mm_and_si128(_mm_slli_epi16(two_before, 4), _mm_set1_epi8((char)0xF0)));
+    /* a byte ends a character unless a continuation byte is owed after it */
+    uint32_t last = ~(check->wanted >> 1) & 0xFFFF;
+    int swap = utf16 && big_endian;
+    __m128i halves[2] = {swap ? _mm_unpacklo_epi8(high, low) : _mm_unpacklo_epi8(low, high),
+                         swap ? _mm_unpackhi_epi8(high, low) : _mm_unpackhi_epi8(low, high)};
+    /* Each half block's units are stored whole: at most 2 (UTF-16) or 4
+     * (UTF-32) bytes per input byte read so far, within the room kernels.h
+     * promises. */
+    for (int half = 0; half < 2; half++) {
+        unsigned kept = half ? last >> 8 : last & 0xFF;
+        __m128i units = _mm_shuffle_epi8(halves[half], _mm_load_si128((const __m128i *)utfkit_kept_units[kept]));
+        unsigned count = (unsigned)__builtin_popcount(kept);
+        if (utf16) {
+            _mm_storeu_si128((__m128i *)out, units);
+            out += 2 * count;
+        } else {
+            __m128i low_four = _mm_cvtepu16_epi32(units), high_four = _mm_cvtepu16_epi32(_mm_srli_si128(units, 8));
+            _mm_storeu_si128((__m128i *)out, big_endian ? swap_32(low_four) : low_four);
+            _mm_storeu_si128((__m128i *)(out + 16), big_endian ? swap_32(high_four) : high_four);
+            out += 4 * count;
+        }
+    }
+    return out;
+}
+
+/* Two blocks per step while both pass, with one test for both; then one
+ * block per step up to the one that fails. */
+static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8_t *src, size_t len, uint8_t *out,
+                                                                     int big_endian, int utf16)
+{
+    size_t i = 0;
+    __m128i previous = _mm_setzero_si128();
+    uint32_t owed = 0;        /* continuation bytes owed at bits 0..1 of the next block */
+    uint32_t last_wanted = 0; /* the last block's `wanted` */
+    for (; len - i >= 32; i += 32) {
+        __m128i first = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i second = _mm_loadu_si128((const __m128i *)(src + i + 16));
+        if ((byte_mask(first) | owed) == 0)
+            goto ended;
+        mixed_block_check first_check = check_mixed_block(first, previous, owed);
+        mixed_block_check second_check = check_mixed_block(second, first, first_check.wanted >> 16);
+        if (first_check.failed | second_check.failed)
+            break;
+        out = put_mixed_block(out, first, previous, &first_check, big_endian, utf16);
+        out = put_mixed_block(out, second, first, &second_check, big_endian, utf16);
+        previous = second;
+        last_wanted = second_check.wanted;
+        owed = last_wanted >> 16;
+    }
+    for (; len - i >= 16; i += 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(src + i));
+        if ((byte_mask(block) | owed) == 0)
+            break;
+        mixed_block_check check = check_mixed_block(block, previous, owed);
+        if (check.failed)
+            break;
+        out = put_mixed_block(out, block, previous, &check, big_endian, utf16);
+        previous = block;
+        last_wanted = check.wanted;
+        owed = last_wanted >> 16;
+    }
+ended:;
+    /* A character still owed bytes began at the last block's last byte
+     * that is no lead's continuation byte (`wanted` marks those): it is
+     * left for the caller. */
+    mixed_run_end end = {owed != 0 ? i - 16 + (size_t)(31 - __builtin_clz(~last_wanted & 0xFFFF)) : i, out};
+    return end;
+}
+
+/* One copy per output form, called rather than inlined, each aligned to a
+ * cache line: the loop of the steps below keeps its registers and its
+ * layout, and the run's own loop sits in the same place relative to the
+ * instruction fetch windows whatever code is around it (both measurably
+ * move the speed of the loops on some CPUs). */
+#define MIXED_RUN_FUNCTION __attribute__((noinline, aligned(64)))
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf16le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 1);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf16be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 1);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 0);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 0);
+}
+
 /* Inlined into each of its four callers, so that `big_endian` and `utf16`
  * are constants there and every test of them is decided at compile time. */
 static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
@@ -410,18 +574,64 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
     return i;
 }
 
+/* The steps' loop, one copy per output form and both byte orders, at the
+ * start of a cache line: where its many branches fall relative to the
+ * instruction fetch windows moves its speed by up to a third on some CPUs,
+ * so it is kept the same whatever code is around it. */
+#define STEPS_FUNCTION __attribute__((noinline, aligned(64)))
+static STEPS_FUNCTION size_t steps_utf16(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                         size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1) : utf8_to_units(src, len, 0, dst, written, 1);
+}
+static STEPS_FUNCTION size_t steps_utf32(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                         size_t *written)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0) : utf8_to_units(src, len, 0, dst, written, 0);
+}
+
+/* Whether a block mixes ASCII and characters of two or three bytes, with
+ * no byte F0..FF: mixed_run's kind of block. */
+static inline int mixed_block(const uint8_t *src)
+{
+    __m128i block = _mm_loadu_si128((const __m128i *)src);
+    uint32_t non_ascii = byte_mask(block);
+    uint32_t four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
+    return non_ascii != 0xFFFF && non_ascii != 0 && four == 0;
+}
+
+/* Text whose first four blocks each mix ASCII and characters of two or
+ * three bytes (Korean, Hindi, Russian or Hebrew words between ASCII
+ * spaces) goes to mixed_run first, whose fixed stride is faster there than
+ * the steps, which change step with every mix of lengths; the steps take
+ * whatever it leaves. */
+static inline __attribute__((always_inline)) size_t utf8_to_units_dispatch(const uint8_t *src, size_t len,
+                                                                           int big_endian, uint8_t *dst,
+                                                                           size_t *written, int utf16)
+{
+    mixed_run_end run = {0, dst};
+    if (len >= 64 && mixed_block(src) && mixed_block(src + 16) && mixed_block(src + 32) && mixed_block(src + 48))
+        run = utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)(src, len, dst)
+                    : (big_endian ? mixed_run_utf32be : mixed_run_utf32le)(src, len, dst);
+    size_t rest;
+    size_t consumed = (utf16 ? steps_utf16 : steps_utf32)(src + run.consumed, len - run.consumed, big_endian,
+                                                          run.out, &rest);
+    *written = (size_t)(run.out - dst) + rest;
+    return run.consumed + consumed;
+}
+
 size_t utfkit_utf8_to_utf16_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1)
-                      : utf8_to_units(src, len, 0, dst, written, 1);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 1)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 1);
 }
 
 size_t utfkit_utf8_to_utf32_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0)
-                      : utf8_to_units(src, len, 0, dst, written, 0);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 0)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 0);
 }
 
 /* ---- scalar values -> UTF-8 ---- */
