@@ -214,6 +214,12 @@ static inline uint8_t *put_utf16(uint8_t *out, __m512i code_point, unsigned lane
     __m512i trail = _mm512_or_si512(_mm512_and_si512(offset, _mm512_set1_epi32(0x3FF)),
                                     _mm512_set1_epi32(0xDC00));
     __m512i pair = _mm512_or_si512(lead, _mm512_slli_epi32(trail, 16));
+    if (supplementary == 0xFFFF) { /* 16 pairs: 64 bytes, within the room of the 64 read */
+        if (big_endian)
+            pair = swap_16(pair);
+        _mm512_storeu_si512((void *)out, pair);
+        return out + 64;
+    }
     __m512i units = _mm512_mask_mov_epi32(code_point, supplementary, pair);
     /* Every lane's low unit counts; its high unit only for a pair. */
     uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
