@@ -30,7 +30,8 @@
  * 10FFFF) so that every error goes to the scalar readers.  Stores stay
  * within the room kernels.h gives a block (the worst case of its input):
  * the UTF-16 -> UTF-8 and UTF-8 -> UTF-32 blocks mask every store to the
- * bytes produced, as do the UTF-8 -> UTF-16 blocks for 4-byte characters;
+ * bytes produced, as do the UTF-8 -> UTF-16 blocks for 4-byte characters
+ * (16 surrogate pairs fill a whole vector, stored unmasked);
  * the other UTF-8 -> UTF-16 blocks (at most 2 bytes per byte read) and the
  * blocks from UTF-32 and UTF-16 -> UTF-32 store whole vectors within the
  * room, and only the bytes produced after the last whole vector.
@@ -214,6 +215,12 @@ static inline uint8_t *put_utf16(uint8_t *out, __m512i code_point, unsigned lane
     __m512i trail = _mm512_or_si512(_mm512_and_si512(offset, _mm512_set1_epi32(0x3FF)),
                                     _mm512_set1_epi32(0xDC00));
     __m512i pair = _mm512_or_si512(lead, _mm512_slli_epi32(trail, 16));
+    if (supplementary == 0xFFFF) { /* 16 pairs: a whole vector is the 64 bytes produced */
+        if (big_endian)
+            pair = swap_16(pair);
+        _mm512_storeu_si512((void *)out, pair);
+        return out + 64;
+    }
     __m512i units = _mm512_mask_mov_epi32(code_point, supplementary, pair);
     /* Every lane's low unit counts; its high unit only for a pair. */
     uint32_t kept = _pdep_u32(used, 0x55555555u) | _pdep_u32(supplementary, 0xAAAAAAAAu);
