@@ -18,7 +18,9 @@
  * Sections:
  *   1. Latin-1 and ASCII into every Unicode form: every byte alone, one
  *      byte 80..FF at every offset of ASCII text 0..200 bytes long (the
- *      vector blocks' boundaries), random texts up to 3000 bytes;
+ *      vector blocks' boundaries), random texts up to 3000 bytes; and into
+ *      UTF-16 and UTF-32 at every dst address mod 64 (the widening blocks
+ *      store aligned to dst), nothing written before dst or past its end;
  *   2. every Unicode form into Latin-1 and ASCII: well-formed text of code
  *      points mostly below 100 with one above it at every offset, random
  *      texts; and UTF-8 damaged at random, where every kernel must give
@@ -252,6 +254,77 @@ static void section_1(void)
         check_narrow_source(text, len, 1);
     }
     printf("1. Latin-1 and ASCII into every form: %llu checks\n", checks);
+}
+
+/* Latin-1 (or ASCII) text into UTF-16 or UTF-32 under every backend at
+ * every address of dst from a 64-byte boundary on (0..63 bytes past it, so
+ * also at addresses that are no multiple of a code unit, as a slice of a
+ * caller's out= buffer may be): exactly the reference's bytes, in a block
+ * that ends where the output does, and nothing written before dst. */
+static void check_widening_at_every_address(const uint8_t *src, size_t len, int from, int to)
+{
+    size_t unit = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4;
+    size_t needed = unit * len;
+    uint8_t *expected = malloc(needed + 1);
+    for (size_t i = 0; i < len; i++)
+        encode_one(src[i], to, expected + unit * i);
+    for (size_t b = 0; b < backend_count; b++) {
+        utfkit_set_backend(backends[b]);
+        for (size_t offset = 0; offset < 64; offset++) {
+            /* (malloc's blocks begin at 16-byte boundaries at least: offsets
+             * 0..63 from one reach every address mod 64 but a few) */
+            size_t rounded = (offset + needed + 63) / 64 * 64;
+            uint8_t *block = aligned_alloc(64, rounded);
+            uint8_t *end_block = malloc(offset + needed);
+            uint8_t *blocks[2] = {block, end_block};
+            size_t sizes[2] = {rounded, offset + needed};
+            for (int k = 0; k < 2; k++) {
+                uint8_t *dst = blocks[k] + offset;
+                memset(blocks[k], 0xA5, sizes[k]);
+                utfkit_result result = utfkit_transcode(src, len, from, to, UTFKIT_STRICT, dst,
+                                                        needed);
+                int around_untouched = 1;
+                for (size_t i = 0; i < sizes[k]; i++)
+                    if (i < offset || i >= offset + needed)
+                        around_untouched &= blocks[k][i] == 0xA5;
+                CHECK(result.status == UTFKIT_OK && result.written == needed &&
+                          memcmp(dst, expected, needed) == 0 && around_untouched,
+                      "%s: %zu bytes -> form %d at dst %% 64 == %zu: status %d written %zu of "
+                      "%zu, bytes around the output %s",
+                      backends[b], len, to, (size_t)((uintptr_t)dst & 63), result.status,
+                      result.written, needed, around_untouched ? "untouched" : "written");
+            }
+            free(block);
+            free(end_block);
+        }
+    }
+    utfkit_set_backend(NULL);
+    free(expected);
+}
+
+static void section_1_destination_addresses(void)
+{
+    static const int wide_forms[] = {UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE,
+                                     UTFKIT_UTF32BE};
+    /* lengths around the blocks' vectors and the readers' least block (64) */
+    static const size_t lengths[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 66, 79, 95, 127, 128,
+                                     129, 191, 255, 256, 257, 300, 1000};
+    uint8_t *text = malloc(1000);
+    size_t tried = quick ? 8 : sizeof lengths / sizeof lengths[0];
+    for (size_t l = 0; l < tried; l++) {
+        size_t len = lengths[quick ? 4 + 2 * l : l];
+        for (int ascii = 0; ascii <= 1; ascii++) {
+            for (size_t i = 0; i < len; i++)
+                text[i] = (uint8_t)(ascii ? next_random() % 0x80 : next_random());
+            uint8_t *src = heap_copy(text, len);
+            for (size_t f = 0; f < 4; f++)
+                check_widening_at_every_address(src, len, ascii ? UTFKIT_ASCII : UTFKIT_LATIN1,
+                                                wide_forms[f]);
+            free(src);
+        }
+    }
+    free(text);
+    printf("1b. Latin-1 and ASCII into UTF-16/UTF-32 at every dst address: %llu checks\n", checks);
 }
 
 /* ---- 2. the Unicode forms into Latin-1 and ASCII ---- */
@@ -541,6 +614,7 @@ int main(int argc, char **argv)
         printf(" %s", backends[b]);
     printf("\n");
     section_1();
+    section_1_destination_addresses();
     section_2();
     section_3();
     if (failures != 0) {
