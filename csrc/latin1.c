@@ -290,20 +290,35 @@ static size_t narrow_prefix(const uint8_t *src, size_t n, int from, int to, uint
     }
 }
 
-/* 1 if the sink writes and has room for n more bytes. */
-static int sink_has_room(const utfkit_sink *sink, size_t n)
+/* The bytes of `from` that make at most one byte of Latin-1 or ASCII: a
+ * code unit of UTF-16 or UTF-32, any byte of UTF-8 (each character read
+ * straight is one byte of output, and at least one code unit of input). */
+static size_t narrow_unit(int from)
 {
-    return !sink->full && sink->out <= sink->cap && sink->cap - sink->out >= n;
+    return from == UTFKIT_UTF16LE || from == UTFKIT_UTF16BE   ? 2
+         : from == UTFKIT_UTF32LE || from == UTFKIT_UTF32BE ? 4 : 1;
+}
+
+/* The bytes the sink still has room for (0 once it is full or counts). */
+static size_t sink_room(const utfkit_sink *sink)
+{
+    return sink->full || sink->out > sink->cap ? 0 : sink->cap - sink->out;
+}
+
+/* 1 if the straight reading of n bytes of `from` fits in the sink's room. */
+static int sink_has_room(const utfkit_sink *sink, size_t n, int from)
+{
+    return !sink->full && sink_room(sink) >= n / narrow_unit(from);
 }
 
 /* The straight reading (narrow_prefix) of src[0..n) into the sink: into
- * dst itself while it has room for n bytes, else through `bytes` (n is at
- * most NARROW_PIECE then). */
+ * dst itself while it has room for what n bytes make, else through `bytes`
+ * (n is at most NARROW_PIECE then). */
 static size_t narrow_into(const uint8_t *src, size_t n, int from, int to, utfkit_sink *sink,
                           uint8_t *bytes)
 {
     size_t made;
-    if (sink_has_room(sink, n)) {
+    if (sink_has_room(sink, n, from)) {
         size_t read = narrow_prefix(src, n, from, to, sink->dst + sink->out, &made);
         sink->out += made;
         return read;
@@ -337,11 +352,16 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
     for (size_t begin = 0; begin < len;) {
         size_t stretch = NARROW_PIECE;
         if (reads_straight(from)) {
-            /* the whole rest when the sink has room for it (narrow_into
-             * then writes there directly), else a piece */
+            /* the whole rest when the sink has room for it, else as much
+             * of it as the room holds (narrow_into then writes there
+             * directly: an out= buffer of the output's exact size is
+             * filled at full speed up to its last piece), else a piece */
             size_t n = len - begin;
-            if (n > NARROW_PIECE && !sink_has_room(sink, n))
-                n = NARROW_PIECE;
+            if (n > NARROW_PIECE && !sink_has_room(sink, n, from)) {
+                size_t fits = sink_room(sink); /* characters, one byte each */
+                size_t unit = narrow_unit(from);
+                n = fits > NARROW_PIECE && fits < n / unit ? fits * unit : NARROW_PIECE;
+            }
             size_t read = narrow_into(src + begin, n, from, to, sink, bytes);
             begin += read;
             if (begin == len)

@@ -247,6 +247,35 @@ def test_replace_makes_at_most_one_byte_per_code_unit_and_the_output_can_be_that
     assert utfkit.transcoded_length(data, from_, to, "replace") == len(expected)
 
 
+@pytest.mark.parametrize("from_", ["utf-8", "utf-16-be", "utf-32-le"])
+@pytest.mark.parametrize("to", ["latin-1", "ascii"])
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("tail", ["", "\u20ac", "\xe9" * 5 + "\u4e2d", "x\udc80"])
+def test_an_out_buffer_of_about_the_outputs_size_is_filled_or_refused_with_nothing_written_past_it(
+        from_, to, errors, tail):
+    # Thousands of characters, so that the output fills out= while the
+    # input goes on: a buffer of the exact size is filled straight, and one a
+    # byte short is refused without a byte written past its end.
+    text = ("Le d\xe9part de l'\xe9quipe \xe0 Montr\xe9al, " * 150) + tail
+    data = text.encode(from_, "surrogatepass")
+    expected = outcome(cpython_transcode, data, from_, to, errors)
+    for room in [0, 1, -1, -2, -len(text) // 2]:
+        size = (len(expected) if isinstance(expected, bytes) else len(text)) + room
+        arena = bytearray(b"\xaa" * (size + 64))
+        out = memoryview(arena)[:size]
+        into_out = lambda: utfkit.transcode(bytearray(data), from_, to, errors, out=out)  # noqa: E731
+        if not isinstance(expected, bytes):  # the error, whatever the room
+            assert outcome(into_out) == expected
+        elif len(expected) > size:
+            with pytest.raises(ValueError, match="has room for") as refused:
+                into_out()
+            assert not isinstance(refused.value, UnicodeError)
+        else:
+            assert into_out() == len(expected)
+            assert bytes(out[: len(expected)]) == expected
+        assert arena[size:] == b"\xaa" * 64
+
+
 # ---- the byte-order-mark rules ------------------------------------------------------------
 
 
