@@ -21,6 +21,8 @@
  *      vector blocks' boundaries), random texts up to 3000 bytes; and into
  *      UTF-16 and UTF-32 at every dst address mod 64 (the widening blocks
  *      store aligned to dst), nothing written before dst or past its end;
+ *      ASCII validation at every src address mod 64 with a byte 80..FF
+ *      at chosen places (the kernels' ASCII runs load from boundaries);
  *   2. every Unicode form into Latin-1 and ASCII: well-formed text of code
  *      points mostly below 100 with one above it at every offset, random
  *      texts; and UTF-8 damaged at random, where every kernel must give
@@ -327,6 +329,49 @@ static void section_1_destination_addresses(void)
     printf("1b. Latin-1 and ASCII into UTF-16/UTF-32 at every dst address: %llu checks\n", checks);
 }
 
+/* ASCII validation (the kernels' ascii_prefix_length, which loads from
+ * 64-byte boundaries) at every address of src mod 64: a text of len bytes
+ * 00..7F with at most one byte 80..FF, at `bad` (len: none), in a heap
+ * block that ends where the text does.  utfkit_check reports that byte
+ * where the reader's ASCII runs stop at it. */
+static void check_ascii_at_every_address(size_t len, size_t bad)
+{
+    for (size_t offset = 0; offset < 64; offset++) {
+        uint8_t *block = malloc(offset + len + 1);
+        uint8_t *src = block + offset;
+        for (size_t i = 0; i < len; i++)
+            src[i] = (uint8_t)(i * 7 % 0x80);
+        if (bad < len)
+            src[bad] = (uint8_t)(0x80 | (bad * 13 + offset));
+        for (size_t b = 0; b < backend_count; b++) {
+            utfkit_set_backend(backends[b]);
+            int valid = utfkit_validate(src, len, UTFKIT_ASCII);
+            utfkit_result checked = utfkit_check(src, len, UTFKIT_ASCII);
+            CHECK(valid == (bad >= len) &&
+                      (bad >= len ? checked.status == UTFKIT_OK
+                                  : checked.status == UTFKIT_INVALID_START && checked.position == bad),
+                  "%s: ascii, %zu bytes at src %% 64 == %zu, byte 80..FF at %zu: validate %d, "
+                  "check %d at %zu", backends[b], len, (size_t)((uintptr_t)src & 63), bad, valid,
+                  checked.status, checked.position);
+        }
+        free(block);
+    }
+    utfkit_set_backend(NULL);
+}
+
+static void section_1_ascii_addresses(void)
+{
+    for (size_t len = 0; len <= 600; len += len < 300 ? (quick ? 7 : 1) : 37) {
+        check_ascii_at_every_address(len, len);
+        size_t places[] = {0, 1, len / 2, len - 1, 63, 64, 65, 255, 256, 257,
+                           next_random() % (len + 1)};
+        for (size_t k = 0; k < sizeof places / sizeof places[0]; k++)
+            if (places[k] < len)
+                check_ascii_at_every_address(len, places[k]);
+    }
+    printf("1c. ASCII validation at every src address: %llu checks\n", checks);
+}
+
 /* ---- 2. the Unicode forms into Latin-1 and ASCII ---- */
 
 static void check_narrow_target(const uint32_t *code_points, size_t count)
@@ -615,6 +660,7 @@ int main(int argc, char **argv)
     printf("\n");
     section_1();
     section_1_destination_addresses();
+    section_1_ascii_addresses();
     section_2();
     section_3();
     if (failures != 0) {
