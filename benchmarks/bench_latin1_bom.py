@@ -5,7 +5,9 @@ the Latin-1 rounds time batches of calls, about 2 ms each).
     python benchmarks/bench_latin1_bom.py [CORPUS_DIR]     # default ../shared/corpus
 
 The Latin (lipsum) and French (Wikipedia) corpus texts are converted to Latin-1
-(characters above U+00FF dropped), and timed Latin-1 <-> UTF-8, UTF-16LE, UTF-32LE.  Each conversion is timed from `bytes` (what a
+(characters above U+00FF dropped), and timed Latin-1 <-> UTF-8, UTF-16LE, UTF-32LE,
+Latin-1 -> UTF-16BE, UTF-32BE, and Latin-1 -> UTF-16/32 into out= buffers at three
+addresses (0, 16 and 1 byte past a 64-byte boundary).  Each conversion is timed from `bytes` (what a
 user passes; for ASCII-only input whose output equals it, the input object itself
 is returned) and from a `bytearray` (a new `bytes` must be made), against CPython's
 decode().encode() from `bytes`.  "copy bound" is CPython's time over that of
@@ -13,6 +15,7 @@ decode().encode() from `bytes`.  "copy bound" is CPython's time over that of
 bytearray can reach where the output is the input (ASCII-only text).
 """
 import codecs
+import ctypes
 import os
 import statistics
 import sys
@@ -63,6 +66,7 @@ for name, path in [("latin", f"{CORPUS}/lipsum/Latin-Lipsum.utf8.txt"), ("french
         for wide in ["utf-16-le", "utf-32-le"]:  # the widening and narrowing blocks
             w = t.encode(wide)
             pairs += [(f"latin-1>{wide}", l1, l1a, "latin-1", wide), (f"{wide}>latin-1", w, bytearray(w), wide, "latin-1")]
+        pairs += [(f"latin-1>{wide}", l1, l1a, "latin-1", wide) for wide in ["utf-16-be", "utf-32-be"]]
         for label, src, srca, frm, to in pairs:
             (from_bytes, from_bytearray, bound), cp_ns = ratios(
                 lambda: src.decode(frm).encode(to),
@@ -72,6 +76,25 @@ for name, path in [("latin", f"{CORPUS}/lipsum/Latin-Lipsum.utf8.txt"), ("french
             shown = f"{bound:5.2f}x" if same else "    -"  # (a bound only where output == input)
             print(f"{name:7} {size:8} {label:19}  bytes {from_bytes:5.2f}x   bytearray {from_bytearray:5.2f}x"
                   f"   copy bound {shown}   (CPython {cp_ns / 1000:7.1f} us)")
+# Latin-1 -> UTF-16/UTF-32 into out= at addresses 0, 16 and 1 byte past a 64-byte boundary
+# (a user's buffer is where malloc puts it, or a slice of one), over CPython's
+# decode().encode() and over the aligned out=: the widening blocks store aligned to dst.
+def at_offset(size, offset):
+    """A writable view of `size` bytes `offset` bytes past a 64-byte boundary."""
+    block = bytearray(size + 128)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(block))
+    start = (-address & 63) + offset
+    return memoryview(block)[start:start + size]
+for name, path in [("latin", f"{CORPUS}/lipsum/Latin-Lipsum.utf8.txt"), ("french", f"{CORPUS}/wikipedia_mars/french.utf8.txt")]:
+    text = latin1_text(path)
+    for size in [65536, 1 << 20]:
+        l1 = (text * (size // len(text) + 1))[:size].encode("latin-1")
+        for wide in ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]:
+            outs = [at_offset(len(l1) * (2 if "16" in wide else 4), offset) for offset in (0, 16, 1)]
+            (r0, r16, r1), cp_ns = ratios(lambda: l1.decode("latin-1").encode(wide),
+                                          [lambda o=o: utfkit.transcode(l1, "latin-1", wide, out=o) for o in outs])
+            print(f"{name:7} {size:8} latin-1>{wide:9} out= at +0 {r0:5.2f}x  +16 {r16:5.2f}x  +1 {r1:5.2f}x"
+                  f"   (+16/+0 time {r0 / r16:4.2f}, +1/+0 {r0 / r1:4.2f})")
 # BOM forms vs fixed
 text = open(f"{CORPUS}/wikipedia_mars/french.utf8.txt", encoding="utf-8").read()
 t = (text * 20)[: 1 << 20]

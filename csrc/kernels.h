@@ -83,6 +83,11 @@ enum utfkit_cpu_feature {
  *     source's (1: big-endian) in bit 0 and the target's in bit 1.
  *   latin1_to_utf8 (csrc/simd/x86_latin1.c): src is Latin-1, every byte a
  *     character, so nothing is refused; `big_endian` is unused.
+ *   latin1_to_utf16 / latin1_to_utf32 (the same file, simd/latin1_widen.h):
+ *     src is Latin-1 (or ASCII), each byte one code unit of its value; they
+ *     take the whole of src -- or nothing, when its output is shorter than
+ *     one of their vectors -- and store aligned to dst, whatever its address
+ *     (a caller's out= buffer is as unaligned as malloc makes it).
  *   utf8_to_latin1 (the same file): src is unchecked UTF-8, read from a
  *     character boundary; only ASCII and the pairs C2..C3 80..BF (Table
  *     3-7, U+0080..U+00FF) are consumed, whole, so everything else --
@@ -181,6 +186,8 @@ typedef struct utfkit_kernel {
     utfkit_transcode_block utf16_to_utf32;
     utfkit_transcode_block utf32_to_utf16;
     utfkit_transcode_block latin1_to_utf8;
+    utfkit_transcode_block latin1_to_utf16;
+    utfkit_transcode_block latin1_to_utf32;
     utfkit_transcode_block utf8_to_latin1;
     utfkit_transcode_block utf16_to_latin1;
     utfkit_transcode_block utf32_to_latin1;
@@ -267,6 +274,8 @@ UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_latin1_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_latin1_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf8_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf16_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf32_to_latin1_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);

@@ -44,21 +44,34 @@ static UTFKIT_ALWAYS_INLINE size_t output_per_latin1_byte(int to)
          : (to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE) ? 4 : 3;
 }
 
+/* The forms whose code units hold a Latin-1 byte's value as it is. */
+static inline int form_is_utf16_or_utf32(int form)
+{
+    return form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE || form == UTFKIT_UTF32LE ||
+           form == UTFKIT_UTF32BE;
+}
+
 /* Reads at reader->i a run of ASCII that ends by run_end (found by the
  * active kernel), or one byte above 7F: a code point (Latin-1) or an
- * ill-formed byte (ASCII); writes unchecked.  Latin-1 into the forms that
- * write U+0000..U+00FF as UTF-8 does goes to the active kernel's widening
- * block first (reader->blocks); into UTF-16 and UTF-32 every byte up to
- * run_end is one code unit (a loop the compiler vectorises). */
+ * ill-formed byte (ASCII); writes unchecked.  Into UTF-16 and UTF-32 every
+ * Latin-1 byte up to run_end, and every byte of an ASCII run, is one code
+ * unit of its value, widened by the active kernel's block (reader->blocks)
+ * where it has one, else by put_ascii.  Latin-1 into the forms that write
+ * U+0000..U+00FF as UTF-8 does goes to the kernel's block first too. */
 static UTFKIT_ALWAYS_INLINE size_t latin1_step(text_reader *reader, uint8_t *dst, size_t out,
                                                size_t run_end, int ascii, int to)
 {
     const uint8_t *src = reader->src;
     size_t at = reader->i;
-    if (!ascii && (to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE || to == UTFKIT_UTF32LE ||
-                   to == UTFKIT_UTF32BE)) {
-        reader->i = run_end;
-        return put_ascii(dst, out, to, src + at, run_end - at); /* (any byte: zero-extended) */
+    if (form_is_utf16_or_utf32(to) && (!ascii || src[at] < 0x80)) {
+        size_t run = ascii ? reader->kernel->ascii_prefix_length(src + at, run_end - at)
+                           : run_end - at;
+        size_t taken = 0, written = 0;
+        if (reader->blocks != NULL && run >= UTFKIT_TRANSCODE_BLOCK)
+            taken = reader->blocks(src + at, run, reader->block_byte_orders, dst + out, &written);
+        reader->i = at + run;
+        /* (a Latin-1 byte above 7F is zero-extended as an ASCII one is) */
+        return put_ascii(dst, out + written, to, src + at + taken, run - taken);
     }
     if (!ascii && form_writes_bmp_as_utf8(to)) {
         if (transcode_blocks_step(reader, dst, &out, run_end))
@@ -80,7 +93,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t
                                                       int errors, utfkit_sink *sink, int to)
 {
     text_reader reader = text_reader_over(src, len, errors, 0);
-    reader.blocks = reader.kernel->latin1_to_utf8;
+    reader.blocks = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? reader.kernel->latin1_to_utf16
+                  : to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE ? reader.kernel->latin1_to_utf32
+                                                                 : reader.kernel->latin1_to_utf8;
+    reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
     sink_window window = SINK_WINDOW_START;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {

@@ -178,15 +178,27 @@ static UTFKIT_ALWAYS_INLINE size_t put_ascii(uint8_t *dst, size_t out, int form,
         return out + written;
     }
     case UTFKIT_UTF16LE:
-    case UTFKIT_UTF16BE:
-        for (size_t k = 0; k < n; k++)
-            store16(p + 2 * k, ascii[k], form == UTFKIT_UTF16BE);
+    case UTFKIT_UTF16BE: {
+        /* Each unit as the host reads it: the byte shifted to where the
+         * unit's low byte lies in memory (D90-D99), so that the compiler
+         * vectorises either byte order as a plain widening (a byte swap of
+         * each unit it does not). */
+        int shift = (form == UTFKIT_UTF16BE) != UTFKIT_HOST_BIG_ENDIAN ? 8 : 0;
+        for (size_t k = 0; k < n; k++) {
+            uint16_t unit = (uint16_t)(ascii[k] << shift);
+            memcpy(p + 2 * k, &unit, 2);
+        }
         return out + 2 * n;
+    }
     case UTFKIT_UTF32LE:
-    case UTFKIT_UTF32BE:
-        for (size_t k = 0; k < n; k++)
-            store32(p + 4 * k, ascii[k], form == UTFKIT_UTF32BE);
+    case UTFKIT_UTF32BE: {
+        int shift = (form == UTFKIT_UTF32BE) != UTFKIT_HOST_BIG_ENDIAN ? 24 : 0;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t unit = (uint32_t)ascii[k] << shift;
+            memcpy(p + 4 * k, &unit, 4);
+        }
         return out + 4 * n;
+    }
     default:
         return out + n;
     }

@@ -25,7 +25,9 @@
  *   - a call that converts nothing for want of room had less room than the
  *     longest output of one character, and no call writes past its cap
  *     (every buffer is a heap block of exactly its size, for AddressSanitizer);
- *   - utfkit_transcode's results are the scalar kernel's, bit for bit.
+ *   - utfkit_transcode's results are the scalar kernel's, bit for bit, also
+ *     into a dst 0..63 bytes past a heap block's start (derived from bytes
+ *     2..4), nothing written before it.
  *
  * Input: byte 0 the source form (mod 12), byte 1 the destination form
  * (mod 12), byte 2 the output buffer's size (the longest output of one
@@ -201,6 +203,35 @@ static one_shot convert_whole(const uint8_t *src, size_t len, int from, int to)
     return o;
 }
 
+/* utfkit_transcode with each errors mode into a dst `offset` bytes (0..63)
+ * past a heap block's start, the block ending where the output does: the
+ * scalar kernel's result and bytes, and nothing written before dst (the
+ * widening blocks of Latin-1 into UTF-16 and UTF-32 store aligned to dst,
+ * whatever its address). */
+static void check_at_offset(const uint8_t *src, size_t len, int from, int to, size_t offset,
+                            const one_shot *reference)
+{
+    for (int mode = 0; mode < MODES; mode++) {
+        utfkit_result expected = reference->result[mode];
+        size_t need = mode == UTFKIT_STRICT ? reference->replace_length : expected.written;
+        uint8_t *block = malloc(offset + need + 1);
+        if (block == NULL)
+            abort();
+        memset(block, 0xA5, offset + need);
+        utfkit_result got = utfkit_transcode(src, len, from, to, mode, block + offset, need);
+        FUZZ_REQUIRE(fuzz_same_result(got, expected), "transcode %d->%d mode %d at dst offset "
+                     "%zu differs", from, to, mode, offset);
+        if (got.status == UTFKIT_OK)
+            FUZZ_REQUIRE(memcmp(block + offset, reference->output[mode], got.written) == 0,
+                         "transcode %d->%d mode %d at dst offset %zu: output differs", from, to,
+                         mode, offset);
+        for (size_t i = 0; i < offset; i++)
+            FUZZ_REQUIRE(block[i] == 0xA5, "transcode %d->%d mode %d wrote before dst (offset %zu)",
+                         from, to, mode, offset);
+        free(block);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER)
@@ -222,6 +253,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cuts[j - 1] = kept;
         }
     uint8_t *src = fuzz_copy(data + HEADER, len);
+    /* (mixed from header bytes, so that inputs reach every offset 0..63) */
+    size_t dst_offset = (size_t)(data[2] + 3u * data[3] + 5u * data[4]) & 63;
     const char *kernels[FUZZ_MAX_KERNELS];
     size_t kernel_count = fuzz_kernels(kernels);
     fuzz_use_kernel("scalar");
@@ -229,6 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t k = 0; k < kernel_count; k++) {
         fuzz_use_kernel(kernels[k]);
         if (k != 0) {
+            check_at_offset(src, len, from, to, dst_offset, &reference);
             one_shot o = convert_whole(src, len, from, to);
             for (int mode = 0; mode < MODES; mode++) {
                 utfkit_result a = o.result[mode], b = reference.result[mode];

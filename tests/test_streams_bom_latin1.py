@@ -187,3 +187,53 @@ def test_check_reads_the_mark_once_and_reports_file_offsets(data, encoding, repo
     source.write_bytes(data)
     assert cli.main(["check", "-e", encoding, str(source)]) == cli.EXIT_INVALID
     assert report in capsys.readouterr().out
+
+
+# Text whose every code unit (or ill-formed byte) becomes one byte of Latin-1 or
+# ASCII -- a character, or a '?' for what the destination cannot encode or the
+# source does not decode -- so that the output is as long as the one-byte-per-unit
+# room a stream gives it allows; with lone surrogates, cut-off final units and
+# ill-formed bytes for errors="replace".
+NARROW_FILLING = {
+    "utf-8": "Ça coûte 5 € — naïve þ".encode() + b"\xff\x80\xc3" + "é".encode() + b"\xe2\x82",
+    "utf-16-le": "Ça coûte 5 € þ".encode("utf-16-le") + b"\x00\xd8A\x00\x00\xdc" + "é".encode("utf-16-le") + b"\xe9",
+    "utf-16-be": "Ça coûte 5 € þ".encode("utf-16-be") + b"\xd8\x00\x00A\xdc\x00" + "é".encode("utf-16-be") + b"\x00",
+    "utf-32-le": "Ça coûte 5 € þ".encode("utf-32-le") + b"\x00\xd8\x00\x00\x00\x00\x11\x00" + b"\xe9\x00",
+    "utf-32-be": "Ça coûte 5 € þ".encode("utf-32-be") + b"\x00\x11\x00\x00" + b"\x00\x00",
+    "latin-1": "Ça coûte 5 ¤ — naïve þ".encode("latin-1", "replace"),
+    "ascii": b"Ca cote 5 \xa4 \xe9t\xe9 \xff",
+}
+
+
+@pytest.mark.parametrize("to", ["latin-1", "ascii"])
+@pytest.mark.parametrize("from_", sorted(NARROW_FILLING))
+@pytest.mark.parametrize("errors", ["strict", "replace", "ignore"])
+def test_streams_into_latin1_and_ascii_give_the_one_shot_output_at_every_chunk_size(from_, to, errors):
+    data = NARROW_FILLING[from_]
+    expected = outcome(lambda: data.decode(from_, errors).encode(to, errors))  # CPython's answer
+    if not isinstance(expected, bytes):
+        assert errors == "strict"
+        return  # a stream meets an error in its own order (test_incremental_transcoder_... above)
+    assert utfkit.transcode(data, from_, to, errors) == expected
+    for size in range(1, len(data) + 1):
+        transcoder = utfkit.IncrementalTranscoder(from_, to, errors)
+        pieces = [data[i:i + size] for i in range(0, len(data), size)]
+        assert b"".join(map(transcoder.feed, pieces)) + transcoder.finish() == expected, size
+
+
+@pytest.mark.parametrize("to", ["latin-1", "ascii"])
+@pytest.mark.parametrize("from_", sorted(NARROW_FILLING))
+def test_streams_into_latin1_and_ascii_fill_their_room_in_chunks_of_megabytes(from_, to):
+    # Chunks above the 4 MiB a kept scratch buffer may hold (utfkit keeps one
+    # of at most that size): the output goes into a buffer of exactly the
+    # room a chunk is given, one byte per unit, which errors="replace" fills
+    # to its end here.
+    errors = "replace"
+    unit = 4 if "32" in from_ else 2 if "16" in from_ else 1
+    data = NARROW_FILLING[from_] * ((9 << 20) // len(NARROW_FILLING[from_]) // 2)
+    data = data[: len(data) // unit * unit]
+    expected = data.decode(from_, errors).encode(to, errors)
+    for size in [len(data), (4 << 20) + 3]:
+        transcoder = utfkit.IncrementalTranscoder(from_, to, errors)
+        pieces = [data[i:i + size] for i in range(0, len(data), size)]
+        assert b"".join(map(transcoder.feed, pieces)) + transcoder.finish() == expected, size

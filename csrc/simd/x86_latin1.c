@@ -1,9 +1,10 @@
 /*
  * x86_latin1.c -- the Latin-1 blocks of the x86 kernels (kernels.h:
- * latin1_to_utf8, utf8_to_latin1, utf16_to_latin1, utf32_to_latin1):
- * Latin-1 widened to UTF-8, and UTF-8, UTF-16 and UTF-32 narrowed to
- * Latin-1, for the sse4, avx2 and avx512 kernels (avx2 takes sse4's
- * UTF-16 and UTF-32 blocks).
+ * latin1_to_utf8, latin1_to_utf16, latin1_to_utf32, utf8_to_latin1,
+ * utf16_to_latin1, utf32_to_latin1): Latin-1 widened to UTF-8, UTF-16 and
+ * UTF-32 (the last two by latin1_widen.h, compiled here once per kernel),
+ * and UTF-8, UTF-16 and UTF-32 narrowed to Latin-1, for the sse4, avx2 and
+ * avx512 kernels (avx2 takes sse4's UTF-16 and UTF-32 narrowing blocks).
  *
  * A Latin-1 byte is the code point of its value, so its UTF-8 form is the
  * byte itself below 80 and two bytes C2..C3 80..BF from 80 to FF (Unicode
@@ -260,6 +261,24 @@ size_t utfkit_utf32_to_latin1_sse4(const uint8_t *src, size_t len, int big_endia
     return 4 * k;
 }
 
+/* Latin-1 widened to UTF-16 and UTF-32 (latin1_widen.h), 16 bytes per store. */
+static inline __m128i four_bytes(const uint8_t *p)
+{
+    int32_t bytes;
+    memcpy(&bytes, p, 4);
+    return _mm_cvtsi32_si128(bytes);
+}
+#define WIDEN_VEC_BYTES 16
+#define widen_vec_t __m128i
+#define widen_lanes16(p) _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(p)))
+#define widen_lanes32(p) _mm_cvtepu8_epi32(four_bytes(p))
+#define widen_shl16(v, n) _mm_slli_epi16(v, n)
+#define widen_shl32(v, n) _mm_slli_epi32(v, n)
+#define widen_store(p, v) _mm_store_si128((__m128i *)(p), v)
+#define widen_storeu(p, v) _mm_storeu_si128((__m128i *)(p), v)
+#define LATIN1_WIDEN_NAME(stem) stem##_sse4
+#include "latin1_widen.h"
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
@@ -320,6 +339,18 @@ size_t utfkit_utf8_to_latin1_avx2(const uint8_t *src, size_t len, int big_endian
     *written = release_held(dst, &output);
     return i;
 }
+
+/* Latin-1 widened to UTF-16 and UTF-32 (latin1_widen.h), 32 bytes per store. */
+#define WIDEN_VEC_BYTES 32
+#define widen_vec_t __m256i
+#define widen_lanes16(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p)))
+#define widen_lanes32(p) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
+#define widen_shl16(v, n) _mm256_slli_epi16(v, n)
+#define widen_shl32(v, n) _mm256_slli_epi32(v, n)
+#define widen_store(p, v) _mm256_store_si256((__m256i *)(p), v)
+#define widen_storeu(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define LATIN1_WIDEN_NAME(stem) stem##_avx2
+#include "latin1_widen.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -603,6 +634,18 @@ size_t utfkit_utf32_to_latin1_avx512(const uint8_t *src, size_t len, int big_end
     *written = k;
     return 4 * k;
 }
+
+/* Latin-1 widened to UTF-16 and UTF-32 (latin1_widen.h), 64 bytes per store. */
+#define WIDEN_VEC_BYTES 64
+#define widen_vec_t __m512i
+#define widen_lanes16(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p)))
+#define widen_lanes32(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(p)))
+#define widen_shl16(v, n) _mm512_slli_epi16(v, n)
+#define widen_shl32(v, n) _mm512_slli_epi32(v, n)
+#define widen_store(p, v) _mm512_store_si512((void *)(p), v)
+#define widen_storeu(p, v) _mm512_storeu_si512((void *)(p), v)
+#define LATIN1_WIDEN_NAME(stem) stem##_avx512
+#include "latin1_widen.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -18,7 +18,11 @@
  * Sections:
  *   1. Latin-1 and ASCII into every Unicode form: every byte alone, one
  *      byte 80..FF at every offset of ASCII text 0..200 bytes long (the
- *      vector blocks' boundaries), random texts up to 3000 bytes;
+ *      vector blocks' boundaries), random texts up to 3000 bytes; and into
+ *      UTF-16 and UTF-32 at every dst address mod 64 (the widening blocks
+ *      store aligned to dst), nothing written before dst or past its end;
+ *      ASCII validation at every src address mod 64 with a byte 80..FF
+ *      at chosen places (the kernels' ASCII runs load from boundaries);
  *   2. every Unicode form into Latin-1 and ASCII: well-formed text of code
  *      points mostly below 100 with one above it at every offset, random
  *      texts; and UTF-8 damaged at random, where every kernel must give
@@ -252,6 +256,120 @@ static void section_1(void)
         check_narrow_source(text, len, 1);
     }
     printf("1. Latin-1 and ASCII into every form: %llu checks\n", checks);
+}
+
+/* Latin-1 (or ASCII) text into UTF-16 or UTF-32 under every backend at
+ * every address of dst from a 64-byte boundary on (0..63 bytes past it, so
+ * also at addresses that are no multiple of a code unit, as a slice of a
+ * caller's out= buffer may be): exactly the reference's bytes, in a block
+ * that ends where the output does, and nothing written before dst. */
+static void check_widening_at_every_address(const uint8_t *src, size_t len, int from, int to)
+{
+    size_t unit = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4;
+    size_t needed = unit * len;
+    uint8_t *expected = malloc(needed + 1);
+    for (size_t i = 0; i < len; i++)
+        encode_one(src[i], to, expected + unit * i);
+    for (size_t b = 0; b < backend_count; b++) {
+        utfkit_set_backend(backends[b]);
+        for (size_t offset = 0; offset < 64; offset++) {
+            /* (malloc's blocks begin at 16-byte boundaries at least: offsets
+             * 0..63 from one reach every address mod 64 but a few) */
+            size_t rounded = (offset + needed + 63) / 64 * 64;
+            uint8_t *block = aligned_alloc(64, rounded);
+            uint8_t *end_block = malloc(offset + needed);
+            uint8_t *blocks[2] = {block, end_block};
+            size_t sizes[2] = {rounded, offset + needed};
+            for (int k = 0; k < 2; k++) {
+                uint8_t *dst = blocks[k] + offset;
+                memset(blocks[k], 0xA5, sizes[k]);
+                utfkit_result result = utfkit_transcode(src, len, from, to, UTFKIT_STRICT, dst,
+                                                        needed);
+                int around_untouched = 1;
+                for (size_t i = 0; i < sizes[k]; i++)
+                    if (i < offset || i >= offset + needed)
+                        around_untouched &= blocks[k][i] == 0xA5;
+                CHECK(result.status == UTFKIT_OK && result.written == needed &&
+                          memcmp(dst, expected, needed) == 0 && around_untouched,
+                      "%s: %zu bytes -> form %d at dst %% 64 == %zu: status %d written %zu of "
+                      "%zu, bytes around the output %s",
+                      backends[b], len, to, (size_t)((uintptr_t)dst & 63), result.status,
+                      result.written, needed, around_untouched ? "untouched" : "written");
+            }
+            free(block);
+            free(end_block);
+        }
+    }
+    utfkit_set_backend(NULL);
+    free(expected);
+}
+
+static void section_1_destination_addresses(void)
+{
+    static const int wide_forms[] = {UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE,
+                                     UTFKIT_UTF32BE};
+    /* lengths around the blocks' vectors and the readers' least block (64) */
+    static const size_t lengths[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 66, 79, 95, 127, 128,
+                                     129, 191, 255, 256, 257, 300, 1000};
+    uint8_t *text = malloc(1000);
+    size_t tried = quick ? 8 : sizeof lengths / sizeof lengths[0];
+    for (size_t l = 0; l < tried; l++) {
+        size_t len = lengths[quick ? 4 + 2 * l : l];
+        for (int ascii = 0; ascii <= 1; ascii++) {
+            for (size_t i = 0; i < len; i++)
+                text[i] = (uint8_t)(ascii ? next_random() % 0x80 : next_random());
+            uint8_t *src = heap_copy(text, len);
+            for (size_t f = 0; f < 4; f++)
+                check_widening_at_every_address(src, len, ascii ? UTFKIT_ASCII : UTFKIT_LATIN1,
+                                                wide_forms[f]);
+            free(src);
+        }
+    }
+    free(text);
+    printf("1b. Latin-1 and ASCII into UTF-16/UTF-32 at every dst address: %llu checks\n", checks);
+}
+
+/* ASCII validation (the kernels' ascii_prefix_length, which loads from
+ * 64-byte boundaries) at every address of src mod 64: a text of len bytes
+ * 00..7F with at most one byte 80..FF, at `bad` (len: none), in a heap
+ * block that ends where the text does.  utfkit_check reports that byte
+ * where the reader's ASCII runs stop at it. */
+static void check_ascii_at_every_address(size_t len, size_t bad)
+{
+    for (size_t offset = 0; offset < 64; offset++) {
+        uint8_t *block = malloc(offset + len + 1);
+        uint8_t *src = block + offset;
+        for (size_t i = 0; i < len; i++)
+            src[i] = (uint8_t)(i * 7 % 0x80);
+        if (bad < len)
+            src[bad] = (uint8_t)(0x80 | (bad * 13 + offset));
+        for (size_t b = 0; b < backend_count; b++) {
+            utfkit_set_backend(backends[b]);
+            int valid = utfkit_validate(src, len, UTFKIT_ASCII);
+            utfkit_result checked = utfkit_check(src, len, UTFKIT_ASCII);
+            CHECK(valid == (bad >= len) &&
+                      (bad >= len ? checked.status == UTFKIT_OK
+                                  : checked.status == UTFKIT_INVALID_START && checked.position == bad),
+                  "%s: ascii, %zu bytes at src %% 64 == %zu, byte 80..FF at %zu: validate %d, "
+                  "check %d at %zu", backends[b], len, (size_t)((uintptr_t)src & 63), bad, valid,
+                  checked.status, checked.position);
+        }
+        free(block);
+    }
+    utfkit_set_backend(NULL);
+}
+
+static void section_1_ascii_addresses(void)
+{
+    for (size_t len = 0; len <= 600; len += len < 300 ? (quick ? 7 : 1) : 37) {
+        check_ascii_at_every_address(len, len);
+        size_t places[] = {0, 1, len / 2, len - 1, 63, 64, 65, 255, 256, 257,
+                           next_random() % (len + 1)};
+        for (size_t k = 0; k < sizeof places / sizeof places[0]; k++)
+            if (places[k] < len)
+                check_ascii_at_every_address(len, places[k]);
+    }
+    printf("1c. ASCII validation at every src address: %llu checks\n", checks);
 }
 
 /* ---- 2. the Unicode forms into Latin-1 and ASCII ---- */
@@ -541,6 +659,8 @@ int main(int argc, char **argv)
         printf(" %s", backends[b]);
     printf("\n");
     section_1();
+    section_1_destination_addresses();
+    section_1_ascii_addresses();
     section_2();
     section_3();
     if (failures != 0) {

@@ -369,6 +369,10 @@ def scratch(size: int) -> Scratch:
     return buffer if buffer[2] >= size else new_scratch(size)
 
 
+# The destinations of one byte per character.
+_NARROW_FORMS = frozenset({lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII})
+
+
 def worst_case_size(length: int, source: Encoding, target: Encoding) -> int:
     """An upper bound of a conversion's output size.
 
@@ -377,9 +381,12 @@ def worst_case_size(length: int, source: Encoding, target: Encoding) -> int:
     unit.  A code point from a 1- or 2-byte unit is at most 3 bytes of
     UTF-8 (or WTF-8, CESU-8, MUTF-8) or 2 of UTF-16 (a supplementary one
     takes 2 such units, and 6 bytes of CESU-8); from a UTF-32 unit, at most
-    4 bytes in any form but CESU-8 and MUTF-8, 6.
+    4 bytes in any form but CESU-8 and MUTF-8, 6.  Into Latin-1 and ASCII
+    every code point is one byte at most: a character, a '?' or nothing.
     """
     units = -(-length // source.unit_size)
+    if target.form in _NARROW_FORMS:
+        return units
     if source.unit_size == 4:
         per_unit = 6 if target.name in ("cesu-8", "mutf-8") else 4
     else:

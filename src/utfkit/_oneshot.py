@@ -86,7 +86,6 @@ _ASCII_AS_ITSELF = frozenset({
     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279,
 })
 _ASCII_FORM = lib.UTFKIT_ASCII
-_NARROW_FORMS = frozenset({lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII})
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _utf8_count = lib.utfkit_utf8_count
@@ -258,11 +257,9 @@ class _Plan:
         self.decode = None if self.identity or target.cpython_encode is None else source.cpython_decode
         self.encode = target.cpython_encode
         self.from_utf8 = source is UTF8  # decoded by bytes.decode: no (str, consumed) tuple
-        # the output's room: -(-length // unit) * per_unit, worst_case_size(length),
-        # except into Latin-1 and ASCII, where a code unit (or a partial final
-        # one) makes one byte at most: a character, a '?' or nothing
+        # the output's room: -(-length // unit) * per_unit, worst_case_size(length)
         self.unit = source.unit_size
-        self.per_unit = 1 if target.form in _NARROW_FORMS else worst_case_size(source.unit_size, source, target)
+        self.per_unit = worst_case_size(source.unit_size, source, target)
         self.from_form = source.form
         self.to_form = target.form
         self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
