@@ -305,10 +305,11 @@ static size_t sink_room(const utfkit_sink *sink)
     return sink->full || sink->out > sink->cap ? 0 : sink->cap - sink->out;
 }
 
-/* 1 if the straight reading of n bytes of `from` fits in the sink's room. */
+/* 1 if the sink writes (a measuring sink has no dst) and the straight
+ * reading of n bytes of `from` fits in its room. */
 static int sink_has_room(const utfkit_sink *sink, size_t n, int from)
 {
-    return !sink->full && sink_room(sink) >= n / narrow_unit(from);
+    return sink->dst != NULL && !sink->full && sink_room(sink) >= n / narrow_unit(from);
 }
 
 /* The straight reading (narrow_prefix) of src[0..n) into the sink: into
