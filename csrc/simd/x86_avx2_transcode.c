@@ -629,6 +629,44 @@ static inline __m256i paired_code_points(__m256i pairs)
     return _mm256_add_epi32(_mm256_or_si256(lead, trail), _mm256_set1_epi32(0x10000));
 }
 
+/* ---- CESU-8 and MUTF-8 ----
+ *
+ * Their text without surrogates is UTF-8 with no 4-byte sequence, and for
+ * MUTF-8 no byte 00 (UTR #26 section 2; JVM spec section 4.4.7: U+0000 is
+ * C0 80 there), so the UTF-16/UTF-32 -> UTF-8 blocks below write it as
+ * well when they also stop at every surrogate and supplementary unit (and
+ * 0000): `bmp_only` and `nul_stops`, constants in each caller, add those
+ * stops to the tests each step makes anyway. */
+
+/* FFFF in each 16-bit lane holding 0000. */
+static inline __m256i nul_units(__m256i units)
+{
+    return _mm256_cmpeq_epi16(units, _mm256_setzero_si256());
+}
+
+/* Of sixteen units at src (in the byte order `big_endian`), writes as
+ * UTF-8 those before the first surrogate (or, with nul_stops, 0000) and
+ * moves *i past them: at most 48 bytes, stored up to 52 bytes past out
+ * (put_utf8 twice, eight units each, 28 bytes past its out at most). */
+static inline uint8_t *put_bmp_prefix(uint8_t *out, const uint8_t *src, int big_endian, int nul_stops, size_t *i)
+{
+    __m256i units = _mm256_loadu_si256((const __m256i *)src);
+    if (big_endian)
+        units = swap_16(units);
+    __m256i stops = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)),
+                                       _mm256_set1_epi16((short)0xD800));
+    if (nul_stops)
+        stops = _mm256_or_si256(stops, nul_units(units));
+    uint32_t stop = byte_mask(stops); /* two bits per unit */
+    unsigned taken = stop != 0 ? (unsigned)__builtin_ctz(stop) / 2 : 16;
+    if (taken > 0)
+        out = put_utf8(out, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), taken < 8 ? taken : 8, 0);
+    if (taken > 8)
+        out = put_utf8(out, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), taken - 8, 0);
+    *i += 2 * taken;
+    return out;
+}
+
 /* Sixteen units are read per step, and their output (48 bytes at most)
  * may be stored up to 52 bytes on (put_utf8_bmp): a step starts only with
  * 36 bytes of input left, whose worst case, 54 bytes, covers that. */
@@ -637,7 +675,8 @@ static inline __m256i paired_code_points(__m256i pairs)
 /* (Always inlined: each caller's constant `big_endian` then takes its
  * branches out of the loops.) */
 static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                        uint8_t *dst, size_t *written)
+                                                        uint8_t *dst, size_t *written, int bmp_only,
+                                                        int nul_stops)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -650,6 +689,11 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i either = _mm256_or_si256(a, b);
             if (!_mm256_testz_si256(either, _mm256_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)))
                 break;
+            if (nul_stops) {
+                __m256i nul = nul_units(_mm256_min_epu16(a, b));
+                if (!_mm256_testz_si256(nul, nul))
+                    break;
+            }
             if (big_endian) {
                 a = _mm256_srli_epi16(a, 8);
                 b = _mm256_srli_epi16(b, 8);
@@ -665,6 +709,8 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
             if (big_endian)
                 units = swap_16(units);
+            if (nul_stops && !_mm256_testz_si256(nul_units(units), nul_units(units)))
+                break;
             if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
@@ -683,6 +729,10 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
         }
         if (ascii_run || len - i < UTF16_STEP_INPUT)
             continue;
+        if (bmp_only) {
+            out = put_bmp_prefix(out, src + i, big_endian, nul_stops, &i);
+            break;
+        }
         /* Eight surrogate pairs at a time (lead, trail, lead, ...: a lead
          * in the low half of each 32-bit lane, its trail in the high half),
          * eight characters of 4 bytes each */
@@ -728,13 +778,26 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
 size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 0, 0)
+                      : utf16_to_utf8(src, len, 0, dst, written, 0, 0);
+}
+
+size_t utfkit_utf16_to_cesu8_avx2(const uint8_t *src, size_t len, int form, uint8_t *dst,
+                                  size_t *written)
+{
+    switch (form) {
+    case 0: return utf16_to_utf8(src, len, 0, dst, written, 1, 0);
+    case 1: return utf16_to_utf8(src, len, 1, dst, written, 1, 0);
+    case UTFKIT_BLOCK_MUTF8: return utf16_to_utf8(src, len, 0, dst, written, 1, 1);
+    default: return utf16_to_utf8(src, len, 1, dst, written, 1, 1);
+    }
 }
 
 /* (Always inlined: each caller's constant `big_endian` then takes its
  * branches out of the loops.) */
 static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                        uint8_t *dst, size_t *written)
+                                                        uint8_t *dst, size_t *written, int bmp_only,
+                                                        int nul_stops)
 {
     /* Every step stores at most as far as the worst case of what it reads
      * (4 bytes per unit, Table 3-6): 32 bytes for 8 units, 52 for 16. */
@@ -751,6 +814,12 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             __m256i any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
             if (!_mm256_testz_si256(any, _mm256_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)))
                 break;
+            if (nul_stops) {
+                __m256i least = _mm256_min_epu32(_mm256_min_epu32(a, b), _mm256_min_epu32(c, d));
+                __m256i nul = _mm256_cmpeq_epi32(least, _mm256_setzero_si256());
+                if (!_mm256_testz_si256(nul, nul))
+                    break;
+            }
             if (big_endian) {
                 a = _mm256_srli_epi32(a, 24);
                 b = _mm256_srli_epi32(b, 24);
@@ -779,6 +848,8 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)))
                 break;
             __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            if (nul_stops && !_mm256_testz_si256(nul_units(units), nul_units(units)))
+                break;
             if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
@@ -798,7 +869,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         if (ascii_run || len - i < 32)
             continue;
         /* Eight supplementary code points (10000..10FFFF) at a time */
-        while (len - i >= 32) {
+        while (!bmp_only && len - i >= 32) {
             __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
             if (big_endian)
                 units = swap_32(units);
@@ -815,16 +886,19 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         if (big_endian)
             units = swap_32(units);
         /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar
-         * values (unit >> 16 fits a signed compare). */
+         * values (unit >> 16 fits a signed compare); CESU-8 and MUTF-8 stop
+         * at the supplementary ones as well, and MUTF-8 at 0000. */
         __m256i invalid = _mm256_or_si256(
-            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(0x10)),
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(bmp_only ? 0 : 0x10)),
             _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
                                _mm256_set1_epi32(0xD800)));
+        if (nul_stops)
+            invalid = _mm256_or_si256(invalid, _mm256_cmpeq_epi32(units, _mm256_setzero_si256()));
         unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(invalid));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
-        out = put_utf8(out, units, taken, 1);
+        out = put_utf8(out, units, taken, !bmp_only);
         i += 4 * taken;
     }
     *written = (size_t)(out - dst);
@@ -834,7 +908,19 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
 size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written) : utf32_to_utf8(src, len, 0, dst, written);
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 0, 0)
+                      : utf32_to_utf8(src, len, 0, dst, written, 0, 0);
+}
+
+size_t utfkit_utf32_to_cesu8_avx2(const uint8_t *src, size_t len, int form, uint8_t *dst,
+                                  size_t *written)
+{
+    switch (form) {
+    case 0: return utf32_to_utf8(src, len, 0, dst, written, 1, 0);
+    case 1: return utf32_to_utf8(src, len, 1, dst, written, 1, 0);
+    case UTFKIT_BLOCK_MUTF8: return utf32_to_utf8(src, len, 0, dst, written, 1, 1);
+    default: return utf32_to_utf8(src, len, 1, dst, written, 1, 1);
+    }
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
