@@ -82,7 +82,6 @@ static const utfkit_kernel kernels[] = {
         .utf32_to_utf8 = utfkit_utf32_to_utf8_sse4,
         .utf16_to_utf32 = utfkit_utf16_to_utf32_sse4,
         .utf32_to_utf16 = utfkit_utf32_to_utf16_sse4,
-        .utf16_to_cesu8 = utfkit_utf16_to_cesu8_sse4,
         .utf32_to_cesu8 = utfkit_utf32_to_cesu8_sse4,
         .latin1_to_utf8 = utfkit_latin1_to_utf8_sse4,
         .latin1_to_utf16 = utfkit_latin1_to_utf16_sse4,

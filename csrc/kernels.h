@@ -287,8 +287,9 @@ int utf16_copy_if_well_formed_avx512(const uint8_t *src, size_t len, int big_end
 UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
-UTFKIT_DECLARE_CESU8_BLOCKS(sse4)
 UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
+/* (sse4's UTF-16 -> UTF-8 block has no CESU-8 form: x86_sse4_transcode.c) */
+size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_latin1_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \

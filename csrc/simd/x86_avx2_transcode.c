@@ -644,6 +644,17 @@ static inline __m256i nul_units(__m256i units)
     return _mm256_cmpeq_epi16(units, _mm256_setzero_si256());
 }
 
+/* Each 16-bit unit minus 1, 0000 becoming FFFF, in the byte order
+ * `big_endian`.  ORed into what a step tests for units at or above a power
+ * of two, it makes 0000 fail the test too, and changes nothing for the
+ * other units (u - 1 < u). */
+static inline __m256i nul_as_high(__m256i units, int big_endian)
+{
+    if (big_endian)
+        return _mm256_add_epi16(units, _mm256_set1_epi16((short)0xFF00)); /* 1 in the low byte of the lane */
+    return _mm256_add_epi16(units, _mm256_set1_epi16(-1));
+}
+
 /* Of sixteen units at src (in the byte order `big_endian`), writes as
  * UTF-8 those before the first surrogate (or, with nul_stops, 0000) and
  * moves *i past them: at most 48 bytes, stored up to 52 bytes past out
@@ -687,13 +698,10 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i either = _mm256_or_si256(a, b);
+            if (nul_stops) /* 0000 as FFFF (nul_as_high) */
+                either = _mm256_or_si256(either, nul_as_high(_mm256_min_epu16(a, b), big_endian));
             if (!_mm256_testz_si256(either, _mm256_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)))
                 break;
-            if (nul_stops) {
-                __m256i nul = nul_units(_mm256_min_epu16(a, b));
-                if (!_mm256_testz_si256(nul, nul))
-                    break;
-            }
             if (big_endian) {
                 a = _mm256_srli_epi16(a, 8);
                 b = _mm256_srli_epi16(b, 8);
@@ -709,11 +717,12 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
             if (big_endian)
                 units = swap_16(units);
-            if (nul_stops && !_mm256_testz_si256(nul_units(units), nul_units(units)))
-                break;
-            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            __m256i tested = nul_stops ? _mm256_or_si256(units, nul_as_high(units, 0)) : units;
+            if (!_mm256_testz_si256(tested, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (nul_stops)
+                    is_surrogate = _mm256_or_si256(is_surrogate, nul_units(units));
                 if (!_mm256_testz_si256(is_surrogate, is_surrogate))
                     break;
                 out = put_utf8_bmp(out, units);
@@ -812,14 +821,12 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
             __m256i d = _mm256_loadu_si256((const __m256i *)(src + i + 96));
             __m256i any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            if (nul_stops) { /* 0000 as FFFFFFFF (as nul_as_high does for 16-bit units) */
+                __m256i least = _mm256_min_epu32(_mm256_min_epu32(a, b), _mm256_min_epu32(c, d));
+                any = _mm256_or_si256(any, _mm256_add_epi32(least, _mm256_set1_epi32(big_endian ? (int)0xFF000000 : -1)));
+            }
             if (!_mm256_testz_si256(any, _mm256_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)))
                 break;
-            if (nul_stops) {
-                __m256i least = _mm256_min_epu32(_mm256_min_epu32(a, b), _mm256_min_epu32(c, d));
-                __m256i nul = _mm256_cmpeq_epi32(least, _mm256_setzero_si256());
-                if (!_mm256_testz_si256(nul, nul))
-                    break;
-            }
             if (big_endian) {
                 a = _mm256_srli_epi32(a, 24);
                 b = _mm256_srli_epi32(b, 24);
@@ -848,11 +855,12 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)))
                 break;
             __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            if (nul_stops && !_mm256_testz_si256(nul_units(units), nul_units(units)))
-                break;
-            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            __m256i tested = nul_stops ? _mm256_or_si256(units, nul_as_high(units, 0)) : units;
+            if (!_mm256_testz_si256(tested, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (nul_stops)
+                    is_surrogate = _mm256_or_si256(is_surrogate, nul_units(units));
                 if (!_mm256_testz_si256(is_surrogate, is_surrogate))
                     break;
                 out = put_utf8_bmp(out, units);

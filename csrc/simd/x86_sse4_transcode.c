@@ -772,55 +772,14 @@ static inline void put_pairs(byte_writer *writer, __m128i pairs)
     byte_writer_put(writer, bytes, 16);
 }
 
-/* ---- CESU-8 and MUTF-8 ----
- *
- * Their text without surrogates is UTF-8 with no 4-byte sequence, and for
- * MUTF-8 no byte 00 (UTR #26 section 2; JVM spec section 4.4.7: U+0000 is
- * C0 80 there), so the UTF-16/UTF-32 -> UTF-8 steps write it as well when
- * they also stop at every surrogate and supplementary unit (and 0000):
- * `bmp_only` and `nul_stops`, constants in each caller, add those stops to
- * the tests the steps make anyway. */
-
-/* FFFF in each 16-bit lane holding 0000. */
-static inline __m128i nul_units(__m128i units)
-{
-    return _mm_cmpeq_epi16(units, _mm_setzero_si128());
-}
-
-/* 1 if the 32 units at src hold 0000 (in either byte order). */
-static inline int nul_in_32_units(const uint8_t *src)
-{
-    __m128i least = _mm_min_epu16(_mm_min_epu16(_mm_loadu_si128((const __m128i *)src),
-                                                 _mm_loadu_si128((const __m128i *)(src + 16))),
-                                  _mm_min_epu16(_mm_loadu_si128((const __m128i *)(src + 32)),
-                                                _mm_loadu_si128((const __m128i *)(src + 48))));
-    return !_mm_testz_si128(nul_units(least), nul_units(least));
-}
-
-/* Of eight units, writes those before the first lane set in `stops` and
- * returns their bytes. */
-static inline size_t put_bmp_prefix(byte_writer *writer, __m128i units, __m128i stops)
-{
-    uint32_t stop = byte_mask(stops); /* two bits per unit */
-    unsigned taken = stop != 0 ? (unsigned)__builtin_ctz(stop) / 2 : 8;
-    if (taken > 0)
-        put_utf8(writer, _mm_cvtepu16_epi32(units), units, taken < 4 ? taken : 4, 0, 0);
-    if (taken > 4)
-        put_utf8(writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), units, taken - 4, 0, 0);
-    return 2 * taken;
-}
-
 /* One step of eight units, any of them surrogates: surrogate pairs (D91,
  * Table 3-5) are taken whole; a lead surrogate without a trail after it, a
  * trail without a lead before it, and a lead in the last unit of a step
  * stop the block there, for the scalar reader (which reports or repairs
  * the unpaired ones).  Returns the bytes consumed, 0 at such a stop. */
-static inline __attribute__((always_inline)) size_t utf16_units_step(byte_writer *writer, __m128i units,
-                                                                      int bmp_only, int nul_stops)
+static inline __attribute__((always_inline)) size_t utf16_units_step(byte_writer *writer, __m128i units)
 {
-    __m128i nul = nul_stops ? nul_units(units) : _mm_setzero_si128();
-    int has_nul = nul_stops && !_mm_testz_si128(nul, nul);
-    if (!has_nul && _mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
+    if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800))) { /* eight of one or two bytes */
         put_one_or_two_bytes(writer, units);
         return 16;
     }
@@ -828,12 +787,10 @@ static inline __attribute__((always_inline)) size_t utf16_units_step(byte_writer
     __m128i lead = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xD800));
     __m128i trail = _mm_cmpeq_epi16(ten_bits, _mm_set1_epi16((short)0xDC00));
     uint32_t leads = byte_mask(lead), trails = byte_mask(trail);
-    if (!has_nul && (leads | trails) == 0) {
+    if ((leads | trails) == 0) {
         put_bmp_units(writer, units);
         return 16;
     }
-    if (bmp_only) /* CESU-8, MUTF-8: the surrogates (and 0000) are the scalar reader's */
-        return put_bmp_prefix(writer, units, _mm_or_si128(_mm_or_si128(lead, trail), nul));
     if (leads == 0x3333 && trails == 0xCCCC) {
         put_pairs(writer, units);
         return 16;
@@ -859,14 +816,13 @@ static inline __attribute__((always_inline)) size_t utf16_units_step(byte_writer
  * lengths, and the test that picks it changes rarely (a branch per mix of
  * lengths would mispredict every few units in text that mixes them).
  * Other stretches go by eight units (utf16_units_step). */
-static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                                   uint8_t *dst, size_t *written, int bmp_only,
-                                                                   int nul_stops)
+size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
     while (len - i >= 16) {
-        if (len - i >= 64 && !(nul_stops && nul_in_32_units(src + i))) {
+        if (len - i >= 64) {
             __m128i units[4];
             for (int k = 0; k < 4; k++) {
                 units[k] = _mm_loadu_si128((const __m128i *)(src + i + 16 * k));
@@ -907,7 +863,7 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
             if (big_endian)
                 units = swap_16(units);
-            size_t consumed = utf16_units_step(&writer, units, bmp_only, nul_stops);
+            size_t consumed = utf16_units_step(&writer, units);
             if (consumed == 0)
                 goto stopped;
             i += consumed;
@@ -916,19 +872,6 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
 stopped:
     *written = (size_t)(byte_writer_finish(&writer) - dst);
     return i;
-}
-
-size_t utfkit_utf16_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
-{
-    return utf16_to_utf8(src, len, big_endian, dst, written, 0, 0);
-}
-
-size_t utfkit_utf16_to_cesu8_sse4(const uint8_t *src, size_t len, int form, uint8_t *dst,
-                                  size_t *written)
-{
-    return form & UTFKIT_BLOCK_MUTF8 ? utf16_to_utf8(src, len, form & 1, dst, written, 1, 1)
-                                     : utf16_to_utf8(src, len, form & 1, dst, written, 1, 0);
 }
 
 /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values
@@ -976,6 +919,11 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
     return utf32_to_utf8(src, len, big_endian, dst, written, 0, 0);
 }
 
+/* CESU-8 and MUTF-8 (kernels.h: utf32_to_cesu8).  UTF-16 has no such
+ * block here: compiled from one source with the stops, the UTF-16 -> UTF-8
+ * block above got another block layout for UTF-8 itself, at the same
+ * instruction count, and ran 25-40 % slower on ASCII text; the reader cuts
+ * its output instead (readers.h: transcode_blocks_step_cut). */
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int form, uint8_t *dst,
                                   size_t *written)
 {
