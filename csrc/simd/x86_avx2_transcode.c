@@ -821,10 +821,6 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             __m256i c = _mm256_loadu_si256((const __m256i *)(src + i + 64));
             __m256i d = _mm256_loadu_si256((const __m256i *)(src + i + 96));
             __m256i any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
-            if (nul_stops) { /* 0000 as FFFFFFFF (as nul_as_high does for 16-bit units) */
-                __m256i least = _mm256_min_epu32(_mm256_min_epu32(a, b), _mm256_min_epu32(c, d));
-                any = _mm256_or_si256(any, _mm256_add_epi32(least, _mm256_set1_epi32(big_endian ? (int)0xFF000000 : -1)));
-            }
             if (!_mm256_testz_si256(any, _mm256_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)))
                 break;
             if (big_endian) {
@@ -836,6 +832,11 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
              * each source per 32-bit lane, put back in order */
             __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+            if (nul_stops) { /* 0000, now a byte 00 */
+                __m256i nul = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                if (!_mm256_testz_si256(nul, nul))
+                    break;
+            }
             bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
             _mm256_storeu_si256((__m256i *)out, bytes);
             out += 32;
