@@ -79,11 +79,12 @@ enum utfkit_cpu_feature {
  *     whose handling depends on `errors`) are consumed, so every error is
  *     left to the scalar reader, which reports or repairs it exactly.
  *   utf16_to_cesu8 / utf32_to_cesu8: as utf16_to_utf8 / utf32_to_utf8, but
- *     they consume only units below 10000 that are not surrogates, and
- *     when bit 1 of `big_endian` (UTFKIT_BLOCK_MUTF8) is set, not 0000
- *     either; bit 0 is the byte order.  What they write is then CESU-8
- *     (UTR #26 section 2), or MUTF-8 (JVM spec section 4.4.7), as it is:
- *     the scalar reader writes the surrogate pairs and U+0000.
+ *     they consume only units below 10000 that are not surrogates: what
+ *     they write is then CESU-8 (UTR #26 section 2) as it is, and the
+ *     scalar reader writes the surrogate pairs.
+ *   utf16_to_mutf8 / utf32_to_mutf8: the same, stopping at 0000 as well:
+ *     what they write is MUTF-8 (JVM spec section 4.4.7), and the scalar
+ *     reader writes U+0000 (C0 80).
  *   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
  *     both sides have a byte order, so the `big_endian` argument holds the
  *     source's (1: big-endian) in bit 0 and the target's in bit 1.
@@ -106,9 +107,6 @@ enum utfkit_cpu_feature {
  *     to the scalar reader (latin1.c). */
 /* Readers call a block function only with at least this many bytes. */
 #define UTFKIT_TRANSCODE_BLOCK 64
-
-/* utf16_to_cesu8 / utf32_to_cesu8 write MUTF-8 (bit 1 of `big_endian`). */
-#define UTFKIT_BLOCK_MUTF8 2
 
 typedef size_t (*utfkit_transcode_block)(const uint8_t *src, size_t len, int big_endian,
                                          uint8_t *dst, size_t *written);
@@ -196,6 +194,8 @@ typedef struct utfkit_kernel {
     utfkit_transcode_block utf32_to_utf16;
     utfkit_transcode_block utf16_to_cesu8;
     utfkit_transcode_block utf32_to_cesu8;
+    utfkit_transcode_block utf16_to_mutf8;
+    utfkit_transcode_block utf32_to_mutf8;
     utfkit_transcode_block latin1_to_utf8;
     utfkit_transcode_block latin1_to_utf16;
     utfkit_transcode_block latin1_to_utf32;
@@ -251,7 +251,9 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
 
 #define UTFKIT_DECLARE_CESU8_BLOCKS(suffix)                                                  \
     size_t utfkit_utf16_to_cesu8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
-    size_t utfkit_utf32_to_cesu8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
+    size_t utfkit_utf32_to_cesu8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_mutf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_mutf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
 
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
@@ -288,7 +290,7 @@ UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
-/* (sse4's UTF-16 -> UTF-8 block has no CESU-8 form: x86_sse4_transcode.c) */
+/* (sse4 has UTF-32 -> CESU-8 alone: x86_sse4_transcode.c) */
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \

@@ -176,10 +176,10 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     int cut_blocks = 0;
     if (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) {
         /* ...or, where the kernel has one, its block that stops before
-         * whatever the steps take (kernels.h: utf16_to_cesu8), whose
+         * whatever the steps take (kernels.h: utf16_to_cesu8 and
+         * utf16_to_mutf8), whose
          * output needs no cut. */
-        reader.blocks = reader.kernel->utf16_to_cesu8;
-        reader.block_byte_orders = big_endian | (to == UTFKIT_MUTF8 ? UTFKIT_BLOCK_MUTF8 : 0);
+        reader.blocks = to == UTFKIT_CESU8 ? reader.kernel->utf16_to_cesu8 : reader.kernel->utf16_to_mutf8;
         cut_blocks = reader.blocks == NULL;
         if (cut_blocks) {
             reader.blocks = reader.kernel->utf16_to_utf8;

@@ -791,15 +791,18 @@ size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
                       : utf16_to_utf8(src, len, 0, dst, written, 0, 0);
 }
 
-size_t utfkit_utf16_to_cesu8_avx2(const uint8_t *src, size_t len, int form, uint8_t *dst,
+size_t utfkit_utf16_to_cesu8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                   size_t *written)
 {
-    switch (form) {
-    case 0: return utf16_to_utf8(src, len, 0, dst, written, 1, 0);
-    case 1: return utf16_to_utf8(src, len, 1, dst, written, 1, 0);
-    case UTFKIT_BLOCK_MUTF8: return utf16_to_utf8(src, len, 0, dst, written, 1, 1);
-    default: return utf16_to_utf8(src, len, 1, dst, written, 1, 1);
-    }
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 1, 0)
+                      : utf16_to_utf8(src, len, 0, dst, written, 1, 0);
+}
+
+size_t utfkit_utf16_to_mutf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 1, 1)
+                      : utf16_to_utf8(src, len, 0, dst, written, 1, 1);
 }
 
 /* (Always inlined: each caller's constant `big_endian` then takes its
@@ -921,15 +924,18 @@ size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian,
                       : utf32_to_utf8(src, len, 0, dst, written, 0, 0);
 }
 
-size_t utfkit_utf32_to_cesu8_avx2(const uint8_t *src, size_t len, int form, uint8_t *dst,
+size_t utfkit_utf32_to_cesu8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                   size_t *written)
 {
-    switch (form) {
-    case 0: return utf32_to_utf8(src, len, 0, dst, written, 1, 0);
-    case 1: return utf32_to_utf8(src, len, 1, dst, written, 1, 0);
-    case UTFKIT_BLOCK_MUTF8: return utf32_to_utf8(src, len, 0, dst, written, 1, 1);
-    default: return utf32_to_utf8(src, len, 1, dst, written, 1, 1);
-    }
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 1, 0)
+                      : utf32_to_utf8(src, len, 0, dst, written, 1, 0);
+}
+
+size_t utfkit_utf32_to_mutf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 1, 1)
+                      : utf32_to_utf8(src, len, 0, dst, written, 1, 1);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----

@@ -875,19 +875,18 @@ stopped:
 }
 
 /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values
- * (unit >> 16 fits a signed compare); CESU-8 and MUTF-8 stop at the
- * supplementary ones as well (bmp_only), and MUTF-8 at 0000 (nul_stops). */
-static inline __m128i not_scalar_values(__m128i units, int bmp_only, int nul_stops)
+ * (unit >> 16 fits a signed compare); CESU-8 stops at the supplementary
+ * ones as well (bmp_only: UTR #26 section 2 writes them as two 3-byte
+ * surrogate sequences). */
+static inline __m128i not_scalar_values(__m128i units, int bmp_only)
 {
-    __m128i bad = _mm_or_si128(_mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_set1_epi32(bmp_only ? 0 : 0x10)),
-                               _mm_cmpeq_epi32(_mm_and_si128(units, _mm_set1_epi32((int)0xFFFFF800)),
-                                               _mm_set1_epi32(0xD800)));
-    return nul_stops ? _mm_or_si128(bad, _mm_cmpeq_epi32(units, _mm_setzero_si128())) : bad;
+    return _mm_or_si128(_mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_set1_epi32(bmp_only ? 0 : 0x10)),
+                        _mm_cmpeq_epi32(_mm_and_si128(units, _mm_set1_epi32((int)0xFFFFF800)),
+                                        _mm_set1_epi32(0xD800)));
 }
 
 static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                                   uint8_t *dst, size_t *written, int bmp_only,
-                                                                   int nul_stops)
+                                                                   uint8_t *dst, size_t *written, int bmp_only)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
@@ -895,7 +894,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, bmp_only, nul_stops)));
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, bmp_only)));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
         if (taken == 0)
             break;
@@ -916,19 +915,20 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
 size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return utf32_to_utf8(src, len, big_endian, dst, written, 0, 0);
+    return utf32_to_utf8(src, len, big_endian, dst, written, 0);
 }
 
-/* CESU-8 and MUTF-8 (kernels.h: utf32_to_cesu8).  UTF-16 has no such
- * block here: compiled from one source with the stops, the UTF-16 -> UTF-8
- * block above got another block layout for UTF-8 itself, at the same
- * instruction count, and ran 25-40 % slower on ASCII text; the reader cuts
- * its output instead (readers.h: transcode_blocks_step_cut). */
-size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int form, uint8_t *dst,
+/* CESU-8 (kernels.h: utf32_to_cesu8).  There is no MUTF-8 form: the test
+ * for 0000, two more instructions per four units, cost more than the
+ * reader's search of the UTF-8 block's output (readers.h:
+ * transcode_blocks_step_cut).  Nor a UTF-16 one: compiled from one source
+ * with the stops, the UTF-16 -> UTF-8 block above got another block
+ * layout for UTF-8 itself, at the same instruction count, and ran 25-40 %
+ * slower on ASCII text. */
+size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                   size_t *written)
 {
-    return form & UTFKIT_BLOCK_MUTF8 ? utf32_to_utf8(src, len, form & 1, dst, written, 1, 1)
-                                     : utf32_to_utf8(src, len, form & 1, dst, written, 1, 0);
+    return utf32_to_utf8(src, len, big_endian, dst, written, 1);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
@@ -999,7 +999,7 @@ size_t utfkit_utf32_to_utf16_sse4(const uint8_t *src, size_t len, int byte_order
             i += 16;
             continue;
         }
-        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, 0, 0)));
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, 0)));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
         if (taken == 0)
             break;
