@@ -15,9 +15,8 @@ and MUTF-8, which CPython lacks, always go to C.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NoReturn, Optional, Tuple, Union, overload
 
-from . import _binding
 from ._binding import (
     SIZE_MAX,
     SIZE_T_CODE,
@@ -40,6 +39,7 @@ from ._binding import (
     release,
     relocated,
     scratch,
+    transcode_new,
     worst_case_size,
 )
 
@@ -412,75 +412,33 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
         # other text), and at most one copy: CPython's decode().encode()
         # copies ASCII twice.
         return as_bytes(data)
-    capacity = -(-length // plan.unit) * plan.per_unit
-    if capacity <= _binding.SCRATCH_KEPT:
-        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
-        written: int = _packed(source, length, plan.how, buffer[0], capacity)
-        if written >= 0:
-            output = _unpack(buffer[1], written)
-            give_scratch(buffer)
-            return output  # type: ignore[no-any-return]
-        # the same call again, for the whole result
-        result = _transcode(source, length, form, plan.to_form, plan.mode, buffer[0], capacity)
-        give_scratch(buffer)
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-        raise AssertionError("unreachable")  # raise_for raised
-    # Large: measure first, then write straight into the result, so that no
-    # page is touched beyond the result's own.
-    measured = lib.utfkit_transcoded_length(source, length, form, plan.target.form, plan.mode)
-    if measured.status != _OK:
-        release(source)
-        raise_for(measured, data, plan.source.name, plan.target.name)
-    if measured.written == 0:
-        return b""
-    output = _fresh_bytes(int(measured.written))
-    target = ffi.from_buffer("uint8_t[]", output)
-    result = _transcode(source, length, form, plan.target.form, plan.mode, target, len(target))
-    del target
-    if result.status != _OK:  # the same input converts as it measured
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-    return output
+    # One pass straight into the result, at every size: a new bytes object
+    # with room for the worst case, not zero-filled, shrunk in place to what
+    # was written (no scratch buffer, no copy out of it).
+    output = transcode_new(data, plan.how, -(-length // plan.unit) * plan.per_unit)
+    if output is not None:
+        return output
+    _raise_measured(source, data, plan)
+
+
+def _raise_measured(source: Any, data: object, plan: _Plan) -> NoReturn:
+    """Raise what a conversion of `source` into a new bytes reported: the
+    core is deterministic, so measuring the same input reports the same
+    error, whole, without a buffer to write into."""
+    measured = lib.utfkit_transcoded_length(source, len(source), plan.from_form, plan.to_form, plan.mode)
+    release(source)
+    raise_for(measured, data, plan.source.name, plan.target.name)
+    raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
 
 
 def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
     """`signature` (a byte-order mark), then transcode's output, written
-    into the result in place: measured first, as a large output is."""
+    after it into the result in place, in one pass."""
     source = input_view(data, "transcode")
-    length = len(source)
-    capacity = len(signature) + -(-length // plan.unit) * plan.per_unit
-    if capacity <= _binding.SCRATCH_KEPT:  # as _transcode_new: one pass into the scratch, one copy out
-        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
-        ffi.memmove(buffer[0], signature, len(signature))
-        written: int = _packed(source, length, plan.how, buffer[0] + len(signature), capacity - len(signature))
-        if written >= 0:
-            output: bytes = _unpack(buffer[1], len(signature) + written)
-            give_scratch(buffer)
-            return output
-        give_scratch(buffer)  # the error is raised below
-    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
-    if measured.status != _OK:
-        release(source)
-        raise_for(measured, data, plan.source.name, plan.target.name)
-    output = _fresh_bytes(len(signature) + int(measured.written))
-    target = ffi.from_buffer("uint8_t[]", output)  # (the mark and the output, written in place)
-    ffi.memmove(target, signature, len(signature))
-    result = _transcode(source, length, plan.from_form, plan.to_form, plan.mode, target + len(signature),
-                        int(measured.written))
-    del target
-    if result.status != _OK:  # the same input converts as it measured
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-    return output
-
-
-def _fresh_bytes(size: int) -> bytes:
-    """A new ``bytes`` of `size` (>= 1) bytes for C to fill before anyone
-    else sees it -- what C code does with PyBytes_FromStringAndSize(NULL,
-    size).  bytes(size) asks calloc, which for large sizes maps pages that
-    the kernel zeroes only when first written."""
-    return bytes(size)
+    output = transcode_new(data, plan.how, -(-len(source) // plan.unit) * plan.per_unit, signature)
+    if output is not None:
+        return output
+    _raise_measured(source, data, plan)
 
 
 def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict") -> int:
