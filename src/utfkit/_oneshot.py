@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NoReturn, Optional, Tuple, Union, overload
 
+from . import _binding
 from ._binding import (
     SIZE_MAX,
     SIZE_T_CODE,
@@ -86,6 +87,7 @@ _ASCII_AS_ITSELF = frozenset({
     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279,
 })
 _ASCII_FORM = lib.UTFKIT_ASCII
+_ONE_BYTE_FORMS = frozenset({lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII})
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _utf8_count = lib.utfkit_utf8_count
@@ -240,7 +242,7 @@ class _Plan:
     worked out once."""
 
     __slots__ = ("source", "target", "mode", "errors", "identity", "marked", "decode", "encode", "from_utf8",
-                 "unit", "per_unit", "from_form", "to_form", "how", "ascii_identity")
+                 "unit", "per_unit", "from_form", "to_form", "how", "ascii_identity", "exact_room")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -263,6 +265,9 @@ class _Plan:
         self.from_form = source.form
         self.to_form = target.form
         self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
+        # one unit of UTF-16 or UTF-32 per byte: the output fills its worst-case room exactly
+        # (a byte that is not ASCII becomes U+FFFD, one unit too, or nothing with ignore, rare)
+        self.exact_room = source.form in _ONE_BYTE_FORMS and target.unit_size > 1
         # ASCII input converts to itself (Latin-1 <-> UTF-8, say): the output is the input
         self.ascii_identity = (not self.identity and not self.marked and source.form in _ASCII_AS_ITSELF
                                and target.form in _ASCII_AS_ITSELF)
@@ -412,13 +417,49 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
         # other text), and at most one copy: CPython's decode().encode()
         # copies ASCII twice.
         return as_bytes(data)
-    # One pass straight into the result, at every size: a new bytes object
-    # with room for the worst case, not zero-filled, shrunk in place to what
-    # was written (no scratch buffer, no copy out of it).
-    output = transcode_new(data, plan.how, -(-length // plan.unit) * plan.per_unit)
+    output = _into_new_bytes(source, data, plan, b"")
     if output is not None:
         return output
     _raise_measured(source, data, plan)
+
+
+# A new bytes with room for the worst case is allocated by malloc: above
+# glibc's mmap threshold (128 KiB at first, then the largest block freed) a
+# fresh mapping, whose pages the kernel maps and zeroes as the core writes
+# them.  Where the output can be much smaller than its worst case (Latin-1
+# -> UTF-8: up to twice the input), a large room costs more than the copy it
+# saves.  Measured (French text, same process, one pass / kept scratch and a
+# copy): Latin-1 -> UTF-8 of 64 KiB 6.3 / 8.7 us, 256 KiB 41 / 51 us, but
+# 800,000 bytes 510 / 168 us and 1 MiB 680 / 224 us.  So a room up to this
+# size, or one the output fills (narrowing, or one unit per byte), is
+# written in one pass; above it the kept scratch buffer and one copy out
+# serve (up to SCRATCH_KEPT), and above that the output is measured first,
+# then written once into a new bytes of exactly its size.
+ONE_PASS_ROOM = 512 << 10
+
+
+def _into_new_bytes(source: Any, data: object, plan: _Plan, signature: bytes) -> Optional[bytes]:
+    """`signature`, then the conversion of `source` (`data`), as a new bytes
+    written in place; None when the core reports an error."""
+    length = len(source)
+    capacity = -(-length // plan.unit) * plan.per_unit
+    if capacity <= ONE_PASS_ROOM or capacity <= length or plan.exact_room:
+        # One pass straight into the result: a new bytes object with room
+        # for the worst case, not zero-filled, shrunk in place to what was
+        # written (no scratch buffer, no copy out of it).
+        return transcode_new(data, plan.how, capacity, signature)
+    if capacity <= _binding.SCRATCH_KEPT:
+        skip = len(signature)
+        buffer = scratch(skip + capacity)  # the kept buffer, or one of its own if another thread holds it
+        ffi.memmove(buffer[0], signature, skip)
+        written: int = _packed(source, length, plan.how, buffer[0] + skip, capacity)
+        output: Optional[bytes] = _unpack(buffer[1], skip + written) if written >= 0 else None
+        give_scratch(buffer)
+        return output
+    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
+    if measured.status != _OK:
+        return None
+    return transcode_new(data, plan.how, int(measured.written), signature)
 
 
 def _raise_measured(source: Any, data: object, plan: _Plan) -> NoReturn:
@@ -433,9 +474,9 @@ def _raise_measured(source: Any, data: object, plan: _Plan) -> NoReturn:
 
 def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
     """`signature` (a byte-order mark), then transcode's output, written
-    after it into the result in place, in one pass."""
+    after it into the result in place."""
     source = input_view(data, "transcode")
-    output = transcode_new(data, plan.how, -(-len(source) // plan.unit) * plan.per_unit, signature)
+    output = _into_new_bytes(source, data, plan, signature)
     if output is not None:
         return output
     _raise_measured(source, data, plan)
