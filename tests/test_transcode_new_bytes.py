@@ -251,3 +251,27 @@ def test_repeated_calls_do_not_grow_memory() -> None:
     finally:
         tracemalloc.stop()
     assert grown < 64 * 1024  # 4000 leaked outputs would be 24 MB
+
+
+# ---------------------------------------------------------------- sanitize
+
+
+@pytest.mark.parametrize("length", [300, 70000, ONE_PASS_ROOM // 4 + 1])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_sanitize_into_new_bytes_equals_cpython_replace(length: int, encoding: str) -> None:
+    unit = 2 if "16" in encoding else 4
+    whole = text_of(length).encode(encoding)
+    cut = len(whole) // 2 // unit * unit
+    lone = ("\ud800".encode("utf-16-le", "surrogatepass") if unit == 2 else b"\x00\xd8\x00\x00")
+    if encoding.endswith("be"):
+        lone = lone[::-1]
+    for data in [lone + whole, whole[:cut] + lone + whole[cut:], whole + lone, whole + b"\x00"]:
+        assert utfkit.sanitize(data, encoding) == data.decode(encoding, "replace").encode(encoding)
+        assert utfkit.sanitize(bytearray(data), encoding) == data.decode(encoding, "replace").encode(encoding)
+
+
+@pytest.mark.parametrize("length", [300, ONE_PASS_ROOM // 3 - 1, ONE_PASS_ROOM // 3 + 1])
+def test_sanitize_wtf8_without_surrogates_equals_utf8_on_both_sides_of_the_room_threshold(length: int) -> None:
+    text = text_of(length).encode()
+    damaged = text[: length // 2] + b"\xf0\x80\x80" + text[length // 2 :] + b"\xc3"
+    assert utfkit.sanitize(damaged, "wtf-8") == damaged.decode("utf-8", "replace").encode()

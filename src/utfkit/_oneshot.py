@@ -96,6 +96,7 @@ _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
 _packed = lib.utfkit_transcode_packed
 _OK = lib.UTFKIT_OK
+_REPLACE = lib.UTFKIT_REPLACE
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
 _unpack = ffi.unpack
@@ -221,6 +222,12 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
     # a final partial unit becomes a whole U+FFFD; in the UTF-8-based forms
     # a single byte can become one (3 bytes)
     capacity = 3 * length if known.unit_size == 1 else length + known.unit_size
+    if known is not UTF8 and (known.unit_size > 1 or capacity <= ONE_PASS_ROOM):
+        # repaired straight into the result, as transcode into a new bytes
+        # (UTF-16/UTF-32: the output fills its room but for one unit)
+        output = transcode_new(data, known.form | known.form << 4 | _REPLACE << 8, capacity)
+        if output is not None:
+            return output
     buffer = scratch(capacity)
     try:
         if known is UTF8:  # valid runs copied whole, not re-encoded
