@@ -13,8 +13,8 @@ import codecs
 import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from . import _newbytes
 from ._native import ffi, lib
+from ._newbytes import set_transcoder, transcode_new
 
 __all__ = [
     "CPYTHON_DECODERS",
@@ -327,8 +327,7 @@ SIZE_MAX = int(ffi.cast("size_t", -1))
 # reports a status other than OK (the caller calls C again for the whole
 # result).  The CPython extension utfkit._newbytes does not link the core a
 # second time: it is handed the cffi module's utfkit_transcode_packed here.
-_newbytes.set_transcoder(int(ffi.cast("uintptr_t", ffi.addressof(lib, "utfkit_transcode_packed"))))
-transcode_new = _newbytes.transcode_new
+set_transcoder(int(ffi.cast("uintptr_t", ffi.addressof(lib, "utfkit_transcode_packed"))))
 
 # Memory that C overwrites anyway: no zero-filling.
 new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)
