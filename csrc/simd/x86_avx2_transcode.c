@@ -638,6 +638,16 @@ static inline __m256i paired_code_points(__m256i pairs)
  * 0000): `bmp_only` and `nul_stops`, constants in each caller, add those
  * stops to the tests each step makes anyway. */
 
+/* Defines the block `name` (kernels.h) as `body` (utf16_to_utf8 or
+ * utf32_to_utf8) with the stops of its form, instantiated for each byte
+ * order (a constant `big_endian` takes its branches out of the loops). */
+#define TO_UTF8_BLOCK(name, body, bmp_only, nul_stops)                                            \
+    size_t name(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written)    \
+    {                                                                                              \
+        return big_endian ? body(src, len, 1, dst, written, bmp_only, nul_stops)                   \
+                          : body(src, len, 0, dst, written, bmp_only, nul_stops);                  \
+    }
+
 /* FFFF in each 16-bit lane holding 0000. */
 static inline __m256i nul_units(__m256i units)
 {
@@ -784,26 +794,9 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     return i;
 }
 
-size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
-{
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 0, 0)
-                      : utf16_to_utf8(src, len, 0, dst, written, 0, 0);
-}
-
-size_t utfkit_utf16_to_cesu8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                  size_t *written)
-{
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 1, 0)
-                      : utf16_to_utf8(src, len, 0, dst, written, 1, 0);
-}
-
-size_t utfkit_utf16_to_mutf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                  size_t *written)
-{
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written, 1, 1)
-                      : utf16_to_utf8(src, len, 0, dst, written, 1, 1);
-}
+TO_UTF8_BLOCK(utfkit_utf16_to_utf8_avx2, utf16_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_cesu8_avx2, utf16_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_mutf8_avx2, utf16_to_utf8, 1, 1)
 
 /* (Always inlined: each caller's constant `big_endian` then takes its
  * branches out of the loops.) */
@@ -917,26 +910,9 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
-{
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 0, 0)
-                      : utf32_to_utf8(src, len, 0, dst, written, 0, 0);
-}
-
-size_t utfkit_utf32_to_cesu8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                  size_t *written)
-{
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 1, 0)
-                      : utf32_to_utf8(src, len, 0, dst, written, 1, 0);
-}
-
-size_t utfkit_utf32_to_mutf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                  size_t *written)
-{
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written, 1, 1)
-                      : utf32_to_utf8(src, len, 0, dst, written, 1, 1);
-}
+TO_UTF8_BLOCK(utfkit_utf32_to_utf8_avx2, utf32_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_cesu8_avx2, utf32_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_mutf8_avx2, utf32_to_utf8, 1, 1)
 
 /* ---- UTF-16 <-> UTF-32 ----
  *
