@@ -289,8 +289,11 @@ static inline size_t mixed_step(__m128i block, __m128i is_continuation, uint32_t
  * are none elsewhere; E0 is followed by A0..BF and ED by 80..9F; C0 and C1
  * begin no row; no byte is F0..FF.  The run stops before a block where
  * this fails (a lead byte's fault shows in the block of the byte after
- * it), before a block of ASCII that owes nothing to the one before (the
- * caller's ASCII step is faster), and when fewer than 16 bytes are left.
+ * it), before two blocks of ASCII that owe nothing to the one before
+ * (the caller's ASCII step is faster on longer stretches; a single one, as
+ * between words in CJK pages, costs less here than handing the text over
+ * and back), and when fewer than 16 bytes are left (before the last 16..31
+ * bytes, before one such block).
  * It returns the bytes of the whole characters written -- not the one the
  * last block cuts -- and where their code units end. */
 typedef struct mixed_run_end {
@@ -381,7 +384,7 @@ static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8
     for (; len - i >= 32; i += 32) {
         __m128i first = _mm_loadu_si128((const __m128i *)(src + i));
         __m128i second = _mm_loadu_si128((const __m128i *)(src + i + 16));
-        if ((byte_mask(first) | owed) == 0)
+        if ((byte_mask(first) | byte_mask(second) | owed) == 0)
             goto ended;
         mixed_block_check first_check = check_mixed_block(first, previous, owed);
         mixed_block_check second_check = check_mixed_block(second, first, first_check.wanted >> 16);
