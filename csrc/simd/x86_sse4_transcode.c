@@ -455,8 +455,9 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
-    /* steps over blocks with characters of three bytes since the last
-     * ASCII block (none before the first) */
+    /* steps in a row over blocks with characters of three bytes since the
+     * last stretch of ASCII or step of one- and two-byte characters (none
+     * before the first: text that begins without one stays here) */
     unsigned run_steps = RUN_AFTER_STEPS;
     *run_next = 0;
     while (len - i >= 16) {
