@@ -78,6 +78,13 @@ enum utfkit_cpu_feature {
  *     that are scalar values (never a surrogate or a unit above 10FFFF,
  *     whose handling depends on `errors`) are consumed, so every error is
  *     left to the scalar reader, which reports or repairs it exactly.
+ *   utf16_to_cesu8 / utf32_to_cesu8: as utf16_to_utf8 / utf32_to_utf8, but
+ *     they consume only units below 10000 that are not surrogates: what
+ *     they write is then CESU-8 (UTR #26 section 2) as it is, and the
+ *     scalar reader writes the surrogate pairs.
+ *   utf16_to_mutf8 / utf32_to_mutf8: the same, stopping at 0000 as well:
+ *     what they write is MUTF-8 (JVM spec section 4.4.7), and the scalar
+ *     reader writes U+0000 (C0 80).
  *   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
  *     both sides have a byte order, so the `big_endian` argument holds the
  *     source's (1: big-endian) in bit 0 and the target's in bit 1.
@@ -185,6 +192,10 @@ typedef struct utfkit_kernel {
     utfkit_transcode_block utf32_to_utf8;
     utfkit_transcode_block utf16_to_utf32;
     utfkit_transcode_block utf32_to_utf16;
+    utfkit_transcode_block utf16_to_cesu8;
+    utfkit_transcode_block utf32_to_cesu8;
+    utfkit_transcode_block utf16_to_mutf8;
+    utfkit_transcode_block utf32_to_mutf8;
     utfkit_transcode_block latin1_to_utf8;
     utfkit_transcode_block latin1_to_utf16;
     utfkit_transcode_block latin1_to_utf32;
@@ -238,6 +249,12 @@ static inline const utfkit_kernel *utfkit_kernel_active(void)
     size_t utfkit_utf16_to_utf32_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_utf32_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
 
+#define UTFKIT_DECLARE_CESU8_BLOCKS(suffix)                                                  \
+    size_t utfkit_utf16_to_cesu8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_cesu8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf16_to_mutf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
+    size_t utfkit_utf32_to_mutf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *);
+
 /* The portable kernel: plain C, 8 bytes at a time for ASCII runs. */
 UTFKIT_DECLARE_KERNEL(scalar)
 UTFKIT_DECLARE_BMP(scalar)
@@ -272,6 +289,9 @@ int utf16_copy_if_well_formed_avx512(const uint8_t *src, size_t len, int big_end
 UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
+UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
+/* (sse4 has UTF-32 -> CESU-8 alone: x86_sse4_transcode.c) */
+size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_latin1_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \

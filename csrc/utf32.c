@@ -115,9 +115,19 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
      * spec section 4.4.7), its output cut before anything else
      * (transcode_blocks_step_cut); the steps take the rest: a
      * supplementary character (6 bytes), U+0000 (C0 80), errors. */
-    int cut_blocks = to == UTFKIT_CESU8 || to == UTFKIT_MUTF8;
-    if (cut_blocks)
-        reader.blocks = reader.kernel->utf32_to_utf8;
+    int cut_blocks = 0;
+    if (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) {
+        /* ...or, where the kernel has one, its block that stops before
+         * whatever the steps take (kernels.h: utf32_to_cesu8 and
+         * utf32_to_mutf8), whose
+         * output needs no cut. */
+        reader.blocks = to == UTFKIT_CESU8 ? reader.kernel->utf32_to_cesu8 : reader.kernel->utf32_to_mutf8;
+        cut_blocks = reader.blocks == NULL;
+        if (cut_blocks) {
+            reader.blocks = reader.kernel->utf32_to_utf8;
+            reader.block_byte_orders = big_endian;
+        }
+    }
     /* At most 1 output byte per input byte (2 for CESU-8 and MUTF-8: a
      * supplementary unit becomes 6 bytes); 4 bytes from the end, a cut-off
      * unit may become a whole U+FFFD -- where there is one: when len is a

@@ -7,6 +7,9 @@
  *     #define UTF8_SCAN_NAME(stem) stem##_avx2
  *     #include "../utf8_scan.h"
  *
+ * (and may name UTF8_SCAN_NONZERO_ASCII_BLOCKS, the length of the longest
+ * prefix of src[0..len) made of its steps of bytes 01..7F, for MUTF-8).
+ *
  * which defines utf8_advance_avx2 and utf8_validate_avx2 with the contracts
  * of utfkit_kernel.advance and .validate (kernels.h).  Compiled for a CPU
  * with BMI2, each DFA step becomes one SHRX; the ASCII finder is called
@@ -60,7 +63,13 @@ static inline size_t UTF8_SCAN_NAME(ascii_run_length)(const uint8_t *src, size_t
 {
     if (!nul_is_ill_formed)
         return UTF8_SCAN_ASCII_PREFIX_LENGTH(src, len);
+#if defined(UTF8_SCAN_NONZERO_ASCII_BLOCKS)
+    /* the kernel's own steps first, up to the step that holds a byte that
+     * is not 01..7F */
+    size_t i = UTF8_SCAN_NONZERO_ASCII_BLOCKS(src, len);
+#else
     size_t i = 0;
+#endif
     /* 16 bytes a step, as block_is_ascii judges them, then the word that
      * holds the first byte that is not 01..7F. */
     while (len - i >= UTF8_SCAN_BLOCK && UTF8_SCAN_NAME(block_is_ascii)(src + i, 1))

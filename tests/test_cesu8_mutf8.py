@@ -163,6 +163,56 @@ def test_utf16_and_utf32_into_mutf8_write_u0000_as_c0_80_at_every_position(sourc
         assert utfkit.transcode(with_nul.encode(source), source, "mutf-8") == cpython_oracle(with_nul, "mutf-8")
 
 
+# Runs of one kind of character, as the kernels' UTF-16/UTF-32 -> UTF-8 blocks take them (ASCII
+# runs, units below 0800, other units of the BMP, surrogate pairs, and all of them mixed), long
+# enough that a character inserted at each position lands in every lane of several blocks.
+RUNS = {
+    "ascii": "a" * 150,
+    "two-byte": "ж" * 150,
+    "three-byte": "ア" * 150,
+    "pairs": "\U0001F600" * 75,
+    "mixed": "aж ア\U0001F600é" * 30,
+}
+UNIT_FORMS = ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
+
+
+@pytest.mark.parametrize("source", UNIT_FORMS)
+@pytest.mark.parametrize("run", RUNS)
+def test_u0000_into_mutf8_is_c0_80_at_every_lane_of_every_kind_of_block(source, run):
+    """U+0000 is C0 80 in MUTF-8 (JVM specification 4.4.7) at each position of each kind of run."""
+    text = RUNS[run]
+    for at in range(len(text) + 1):
+        with_nul = text[:at] + "\0" + text[at:]
+        assert utfkit.transcode(with_nul.encode(source), source, "mutf-8") == cpython_oracle(with_nul, "mutf-8"), at
+
+
+@pytest.mark.parametrize("form", ["cesu-8", "mutf-8"])
+@pytest.mark.parametrize("source", UNIT_FORMS)
+@pytest.mark.parametrize("run", ["ascii", "two-byte", "three-byte", "mixed"])
+def test_a_supplementary_character_is_six_bytes_at_every_lane_of_every_kind_of_block(form, source, run):
+    """A supplementary character is two 3-byte surrogate sequences in CESU-8 and MUTF-8 (UTR #26
+    section 2), never the 4-byte form, at each position of each kind of run."""
+    text = RUNS[run]
+    for at in range(len(text) + 1):
+        with_pair = text[:at] + "\U00010400" + text[at:]
+        assert utfkit.transcode(with_pair.encode(source), source, form) == cpython_oracle(with_pair, form), at
+
+
+@pytest.mark.parametrize("form", ["cesu-8", "mutf-8"])
+@pytest.mark.parametrize("source", UNIT_FORMS)
+@pytest.mark.parametrize("run", ["ascii", "three-byte", "mixed"])
+def test_a_lone_surrogate_is_replaced_at_every_lane_of_every_kind_of_block(form, source, run):
+    """A unit D800..DFFF with no partner is ill-formed UTF-16 (D91), and any such unit ill-formed
+    UTF-32 (D90): U+FFFD, as CPython's decoder gives, wherever it stands -- but MUTF-8 carries a
+    lone UTF-16 surrogate as its own 3-byte sequence, as Java does."""
+    text = RUNS[run]
+    carried = form == "mutf-8" and source.startswith("utf-16")
+    for at in range(len(text) + 1):
+        units = text[:at].encode(source) + "\udc00".encode(source, "surrogatepass") + text[at:].encode(source)
+        expected = cpython_oracle(units.decode(source, "surrogatepass" if carried else "replace"), form)
+        assert utfkit.transcode(units, source, form, "replace") == expected, at
+
+
 def test_cesu8_encode_of_a_surrogate_calls_the_error_handler():
     with pytest.raises(UnicodeEncodeError) as raised:
         utfkit.encode("ab\ud800\udc00c", "cesu-8")

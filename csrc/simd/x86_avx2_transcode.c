@@ -629,6 +629,65 @@ static inline __m256i paired_code_points(__m256i pairs)
     return _mm256_add_epi32(_mm256_or_si256(lead, trail), _mm256_set1_epi32(0x10000));
 }
 
+/* ---- CESU-8 and MUTF-8 ----
+ *
+ * Their text without surrogates is UTF-8 with no 4-byte sequence, and for
+ * MUTF-8 no byte 00 (UTR #26 section 2; JVM spec section 4.4.7: U+0000 is
+ * C0 80 there), so the UTF-16/UTF-32 -> UTF-8 blocks below write it as
+ * well when they also stop at every surrogate and supplementary unit (and
+ * 0000): `bmp_only` and `nul_stops`, constants in each caller, add those
+ * stops to the tests each step makes anyway. */
+
+/* Defines the block `name` (kernels.h) as `body` (utf16_to_utf8 or
+ * utf32_to_utf8) with the stops of its form, instantiated for each byte
+ * order (a constant `big_endian` takes its branches out of the loops). */
+#define TO_UTF8_BLOCK(name, body, bmp_only, nul_stops)                                            \
+    size_t name(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written)    \
+    {                                                                                              \
+        return big_endian ? body(src, len, 1, dst, written, bmp_only, nul_stops)                   \
+                          : body(src, len, 0, dst, written, bmp_only, nul_stops);                  \
+    }
+
+/* FFFF in each 16-bit lane holding 0000. */
+static inline __m256i nul_units(__m256i units)
+{
+    return _mm256_cmpeq_epi16(units, _mm256_setzero_si256());
+}
+
+/* Each 16-bit unit minus 1, 0000 becoming FFFF, in the byte order
+ * `big_endian`.  ORed into what a step tests for units at or above a power
+ * of two, it makes 0000 fail the test too, and changes nothing for the
+ * other units (u - 1 < u). */
+static inline __m256i nul_as_high(__m256i units, int big_endian)
+{
+    if (big_endian)
+        return _mm256_add_epi16(units, _mm256_set1_epi16((short)0xFF00)); /* 1 in the low byte of the lane */
+    return _mm256_add_epi16(units, _mm256_set1_epi16(-1));
+}
+
+/* Of sixteen units at src (in the byte order `big_endian`), writes as
+ * UTF-8 those before the first surrogate (or, with nul_stops, 0000) and
+ * moves *i past them: at most 48 bytes, stored up to 52 bytes past out
+ * (put_utf8 twice, eight units each, 28 bytes past its out at most). */
+static inline uint8_t *put_bmp_prefix(uint8_t *out, const uint8_t *src, int big_endian, int nul_stops, size_t *i)
+{
+    __m256i units = _mm256_loadu_si256((const __m256i *)src);
+    if (big_endian)
+        units = swap_16(units);
+    __m256i stops = _mm256_cmpeq_epi16(_mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)),
+                                       _mm256_set1_epi16((short)0xD800));
+    if (nul_stops)
+        stops = _mm256_or_si256(stops, nul_units(units));
+    uint32_t stop = byte_mask(stops); /* two bits per unit */
+    unsigned taken = stop != 0 ? (unsigned)__builtin_ctz(stop) / 2 : 16;
+    if (taken > 0)
+        out = put_utf8(out, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), taken < 8 ? taken : 8, 0);
+    if (taken > 8)
+        out = put_utf8(out, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), taken - 8, 0);
+    *i += 2 * taken;
+    return out;
+}
+
 /* Sixteen units are read per step, and their output (48 bytes at most)
  * may be stored up to 52 bytes on (put_utf8_bmp): a step starts only with
  * 36 bytes of input left, whose worst case, 54 bytes, covers that. */
@@ -637,7 +696,8 @@ static inline __m256i paired_code_points(__m256i pairs)
 /* (Always inlined: each caller's constant `big_endian` then takes its
  * branches out of the loops.) */
 static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                        uint8_t *dst, size_t *written)
+                                                        uint8_t *dst, size_t *written, int bmp_only,
+                                                        int nul_stops)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -648,6 +708,8 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
             __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
             __m256i either = _mm256_or_si256(a, b);
+            if (nul_stops) /* 0000 as FFFF (nul_as_high) */
+                either = _mm256_or_si256(either, nul_as_high(_mm256_min_epu16(a, b), big_endian));
             if (!_mm256_testz_si256(either, _mm256_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80)))
                 break;
             if (big_endian) {
@@ -665,9 +727,12 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
             __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
             if (big_endian)
                 units = swap_16(units);
-            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            __m256i tested = nul_stops ? _mm256_or_si256(units, nul_as_high(units, 0)) : units;
+            if (!_mm256_testz_si256(tested, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (nul_stops)
+                    is_surrogate = _mm256_or_si256(is_surrogate, nul_units(units));
                 if (!_mm256_testz_si256(is_surrogate, is_surrogate))
                     break;
                 out = put_utf8_bmp(out, units);
@@ -683,6 +748,10 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
         }
         if (ascii_run || len - i < UTF16_STEP_INPUT)
             continue;
+        if (bmp_only) {
+            out = put_bmp_prefix(out, src + i, big_endian, nul_stops, &i);
+            break;
+        }
         /* Eight surrogate pairs at a time (lead, trail, lead, ...: a lead
          * in the low half of each 32-bit lane, its trail in the high half),
          * eight characters of 4 bytes each */
@@ -725,16 +794,15 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     return i;
 }
 
-size_t utfkit_utf16_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
-{
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
-}
+TO_UTF8_BLOCK(utfkit_utf16_to_utf8_avx2, utf16_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_cesu8_avx2, utf16_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_mutf8_avx2, utf16_to_utf8, 1, 1)
 
 /* (Always inlined: each caller's constant `big_endian` then takes its
  * branches out of the loops.) */
 static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
-                                                        uint8_t *dst, size_t *written)
+                                                        uint8_t *dst, size_t *written, int bmp_only,
+                                                        int nul_stops)
 {
     /* Every step stores at most as far as the worst case of what it reads
      * (4 bytes per unit, Table 3-6): 32 bytes for 8 units, 52 for 16. */
@@ -760,6 +828,11 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
              * each source per 32-bit lane, put back in order */
             __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+            if (nul_stops) { /* 0000, now a byte 00 */
+                __m256i nul = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                if (!_mm256_testz_si256(nul, nul))
+                    break;
+            }
             bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
             _mm256_storeu_si256((__m256i *)out, bytes);
             out += 32;
@@ -779,9 +852,12 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)))
                 break;
             __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
+            __m256i tested = nul_stops ? _mm256_or_si256(units, nul_as_high(units, 0)) : units;
+            if (!_mm256_testz_si256(tested, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
+                if (nul_stops)
+                    is_surrogate = _mm256_or_si256(is_surrogate, nul_units(units));
                 if (!_mm256_testz_si256(is_surrogate, is_surrogate))
                     break;
                 out = put_utf8_bmp(out, units);
@@ -798,7 +874,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         if (ascii_run || len - i < 32)
             continue;
         /* Eight supplementary code points (10000..10FFFF) at a time */
-        while (len - i >= 32) {
+        while (!bmp_only && len - i >= 32) {
             __m256i units = _mm256_loadu_si256((const __m256i *)(src + i));
             if (big_endian)
                 units = swap_32(units);
@@ -815,27 +891,28 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         if (big_endian)
             units = swap_32(units);
         /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar
-         * values (unit >> 16 fits a signed compare). */
+         * values (unit >> 16 fits a signed compare); CESU-8 and MUTF-8 stop
+         * at the supplementary ones as well, and MUTF-8 at 0000. */
         __m256i invalid = _mm256_or_si256(
-            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(0x10)),
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(units, 16), _mm256_set1_epi32(bmp_only ? 0 : 0x10)),
             _mm256_cmpeq_epi32(_mm256_and_si256(units, _mm256_set1_epi32((int)0xFFFFF800)),
                                _mm256_set1_epi32(0xD800)));
+        if (nul_stops)
+            invalid = _mm256_or_si256(invalid, _mm256_cmpeq_epi32(units, _mm256_setzero_si256()));
         unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(invalid));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 8;
         if (taken == 0)
             break;
-        out = put_utf8(out, units, taken, 1);
+        out = put_utf8(out, units, taken, !bmp_only);
         i += 4 * taken;
     }
     *written = (size_t)(out - dst);
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
-{
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written) : utf32_to_utf8(src, len, 0, dst, written);
-}
+TO_UTF8_BLOCK(utfkit_utf32_to_utf8_avx2, utf32_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_cesu8_avx2, utf32_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_mutf8_avx2, utf32_to_utf8, 1, 1)
 
 /* ---- UTF-16 <-> UTF-32 ----
  *

@@ -934,16 +934,18 @@ stopped:
 }
 
 /* D90: surrogates D800..DFFF and units above 10FFFF are not scalar values
- * (unit >> 16 fits a signed compare). */
-static inline __m128i not_scalar_values(__m128i units)
+ * (unit >> 16 fits a signed compare); CESU-8 stops at the supplementary
+ * ones as well (bmp_only: UTR #26 section 2 writes them as two 3-byte
+ * surrogate sequences). */
+static inline __m128i not_scalar_values(__m128i units, int bmp_only)
 {
-    return _mm_or_si128(_mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_set1_epi32(0x10)),
+    return _mm_or_si128(_mm_cmpgt_epi32(_mm_srli_epi32(units, 16), _mm_set1_epi32(bmp_only ? 0 : 0x10)),
                         _mm_cmpeq_epi32(_mm_and_si128(units, _mm_set1_epi32((int)0xFFFFF800)),
                                         _mm_set1_epi32(0xD800)));
 }
 
-size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                 size_t *written)
+static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian,
+                                                                   uint8_t *dst, size_t *written, int bmp_only)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
@@ -951,7 +953,7 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
         __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units)));
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, bmp_only)));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
         if (taken == 0)
             break;
@@ -961,12 +963,31 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
             __m128i narrow = _mm_packus_epi32(units, units);
             byte_writer_put(&writer, _mm_packus_epi16(narrow, narrow), taken);
         } else {
-            put_utf8(&writer, units, units, taken, 1, 0);
+            put_utf8(&writer, units, units, taken, !bmp_only, 0);
         }
         i += 4 * taken;
     }
     *written = (size_t)(byte_writer_finish(&writer) - dst);
     return i;
+}
+
+size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                 size_t *written)
+{
+    return utf32_to_utf8(src, len, big_endian, dst, written, 0);
+}
+
+/* CESU-8 (kernels.h: utf32_to_cesu8).  There is no MUTF-8 form: the test
+ * for 0000, two more instructions per four units, cost more than the
+ * reader's search of the UTF-8 block's output (readers.h:
+ * transcode_blocks_step_cut).  Nor a UTF-16 one: compiled from one source
+ * with the stops, the UTF-16 -> UTF-8 block above got another block
+ * layout for UTF-8 itself, at the same instruction count, and ran 25-40 %
+ * slower on ASCII text. */
+size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    return utf32_to_utf8(src, len, big_endian, dst, written, 1);
 }
 
 /* ---- UTF-16 <-> UTF-32 ----
@@ -1037,7 +1058,7 @@ size_t utfkit_utf32_to_utf16_sse4(const uint8_t *src, size_t len, int byte_order
             i += 16;
             continue;
         }
-        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units)));
+        unsigned bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(not_scalar_values(units, 0)));
         unsigned taken = bad ? (unsigned)__builtin_ctz(bad) : 4;
         if (taken == 0)
             break;
