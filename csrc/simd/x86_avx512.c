@@ -709,6 +709,67 @@ static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
     return i;
 }
 
+/* ---- runs of 4-byte characters with lead F0 (emoji, CJK extension B) ----
+ *
+ * Where every character is 4 bytes long, the leads stand every 4 bytes,
+ * so each byte's role in its character follows from its position and from
+ * the continuation bytes the state carries into the vector (1 << n) - 1
+ * when the lead is n bytes in.  Unicode 3.9 Table 3-7, row F0: lead F0,
+ * second byte 90..BF, third and fourth 80..BF.  A vector is such a run iff
+ * each byte minus its role's floor is at most its role's span (one
+ * subtraction and one saturating subtraction per vector, and no mask on
+ * the general registers): the count is then 16 code points and 32 UTF-16
+ * units per 64 bytes.  Leads F1..F4 (other planes) leave the run to the
+ * general steps. */
+
+/* The floors and spans by role, lead first, from byte 0 of a character:
+ * loaded from offset (4 - n) % 4 when the lead is n bytes into a vector. */
+#define UTF8_F0_CHARACTER(lead, second, other) lead, second, other, other
+#define UTF8_F0_FOUR(lead, second, other)                                                       \
+    UTF8_F0_CHARACTER(lead, second, other), UTF8_F0_CHARACTER(lead, second, other),            \
+        UTF8_F0_CHARACTER(lead, second, other), UTF8_F0_CHARACTER(lead, second, other)
+#define UTF8_F0_VECTOR(lead, second, other)                                                     \
+    UTF8_F0_FOUR(lead, second, other), UTF8_F0_FOUR(lead, second, other),                      \
+        UTF8_F0_FOUR(lead, second, other), UTF8_F0_FOUR(lead, second, other),                  \
+        UTF8_F0_CHARACTER(lead, second, other)
+static const uint8_t utf8_f0_run_floor[VEC_BYTES + 4] = {UTF8_F0_VECTOR(0xF0, 0x90, 0x80)};
+static const uint8_t utf8_f0_run_span[VEC_BYTES + 4] = {UTF8_F0_VECTOR(0x00, 0x2F, 0x3F)};
+#undef UTF8_F0_VECTOR
+#undef UTF8_F0_FOUR
+#undef UTF8_F0_CHARACTER
+
+/* Steps of 128 bytes from src[i] (i > 0, on a 64-byte boundary) that are
+ * runs of 4-byte characters with lead F0, counted in *s; returns where
+ * they end (i if none).  The bytes of the character the state carries
+ * into the first vector are checked by the general rule (its lead may be
+ * any), by one more look at that vector's second bytes. */
+static size_t utf8_census_f0_run_avx512(const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s,
+                                        const uint8_t *src, size_t i, size_t len)
+{
+    uint64_t carry = s->carry;
+    if (carry > 7 || (carry & (carry + 1)) != 0)
+        return i; /* not the continuation bytes of one character */
+    unsigned lead_at = (unsigned)__builtin_popcountll(carry);
+    size_t role_at = (4 - lead_at) % 4, start = i;
+    const vec_t floor = vec_load(utf8_f0_run_floor + role_at), span = vec_load(utf8_f0_run_span + role_at);
+    while (len - i >= 2 * VEC_BYTES) {
+        vec_t first = _mm512_subs_epu8(_mm512_sub_epi8(vec_load(src + i), floor), span);
+        vec_t second = _mm512_subs_epu8(_mm512_sub_epi8(vec_load(src + i + VEC_BYTES), floor), span);
+        if (_mm512_test_epi8_mask(vec_or(first, second), vec_or(first, second)) != 0)
+            break;
+        i += 2 * VEC_BYTES;
+    }
+    if (i != start) {
+        size_t characters = (i - start) / 4;
+        s->continuations += 3 * characters;
+        s->four_byte += characters;
+        __mmask64 leads = (__mmask64)(0x1111111111111111ull << lead_at);
+        s->range = vec_or(s->range, utf8_second_byte_sums_avx512(k, k->offsets, vec_load(src + start),
+                                                                 vec_load(src + start - 1), ~leads));
+    }
+    return i;
+}
+
 /* 1 if what the state has seen holds an error. */
 static inline int utf8_census_failed(const utf8_census_state_avx512 *s)
 {
@@ -802,6 +863,13 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
         while (len - i >= 2 * VEC_BYTES) {
             size_t end;
             if (four_byte_blocks > 0) {
+                size_t run = utf8_census_f0_run_avx512(&k, &s, src, i, len);
+                if (run != i) {
+                    if (utf8_census_failed(&s))
+                        return utf8_lookup_boundary_before(src, clean);
+                    clean = i = run;
+                    continue;
+                }
                 four_byte_blocks--;
                 end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 1);
                 counted_four_byte = 1;
@@ -822,8 +890,14 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
                     four_byte_blocks = UTF8_CENSUS_FOUR_BYTE_BLOCKS;
                     counted_four_byte = 1;
                     if (!utf8_census_failed(&s) && end < len &&
-                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER)
-                        return utf8_census_hand_over_avx512(&s, src, len, end, census);
+                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER) {
+                        /* a run of F0 characters stays here; other
+                         * 4-byte text goes to the old loop */
+                        size_t run = utf8_census_f0_run_avx512(&k, &s, src, end, len);
+                        if (run == end)
+                            return utf8_census_hand_over_avx512(&s, src, len, end, census);
+                        end = run;
+                    }
                 }
             }
             if (utf8_census_failed(&s))

@@ -303,10 +303,17 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
  * lone continuation byte, each rule of Table 3-7 for a second byte, and a
  * character cut short (ASCII where a continuation byte was). */
 static const char *const position_damages[] = {
-    "\xFF", "\x80", "\xE0\x9F\x80", "\xF4\x90\x80\x80", "A",       /* (--quick: these) */
-    "\xC0\x80", "\xC1\xBF", "\xED\xA0\x80", "\xF0\x8F\x80\x80", "\xF5\x80\x80\x80",
+    "\xFF", "\x80", "\xE0\x9F\x80", "\xF4\x90\x80\x80", "A", "\xF0\x8F\x80\x80", /* (--quick: these) */
+    "\xC0\x80", "\xC1\xBF", "\xED\xA0\x80", "\xF5\x80\x80\x80",
 };
+/* --quick: the first six (each kind of rule, and F0's second byte, which
+ * the runs of F0 characters check on their own) */
+#define QUICK_POSITION_DAMAGES 6
 #define POSITION_DAMAGES (sizeof position_damages / sizeof position_damages[0])
+
+/* In text_of_lengths' set: the 4-byte characters are emoji (lead F0,
+ * U+1F300..U+1FAFF), 63 in 64 characters, the others of the lengths set. */
+#define EMOJI_TEXT (1u << 5)
 
 /* Characters of the given lengths (a bit set: 1 << length), with a run of
  * ASCII now and then when `ascii_runs`. */
@@ -317,6 +324,10 @@ static size_t text_of_lengths(uint8_t *out, size_t max, unsigned lengths, int as
         if (ascii_runs && below(64) == 0) {
             for (size_t k = below(300); k > 0 && n + 4 <= max; k--)
                 out[n++] = (uint8_t)scalar_of_length(1);
+            continue;
+        }
+        if (lengths & EMOJI_TEXT && below(64) != 0) {
+            n += put_utf8(out + n, 0x1F300 + (uint32_t)below(0x1FB00 - 0x1F300));
             continue;
         }
         int length;
@@ -330,19 +341,28 @@ static size_t text_of_lengths(uint8_t *out, size_t max, unsigned lengths, int as
 
 static void every_position(const char *const *kernels, size_t kernel_count, int quick)
 {
-    static const unsigned scripts[][2] = {
-        {1u << 2, 0}, {1u << 3, 0}, {1u << 4, 0}, {1u << 2 | 1u << 3, 1}, {1u << 3 | 1u << 4, 0},
-        {1u << 1 | 1u << 4, 1}, {1u << 2 | 1u << 3 | 1u << 4, 1},
+    /* the lengths, ASCII runs or not, and how many ASCII bytes come first */
+    static const unsigned scripts[][3] = {
+        {1u << 2, 0, 0}, {1u << 3, 0, 0}, {1u << 4, 0, 0}, {1u << 2 | 1u << 3, 1, 0}, {1u << 3 | 1u << 4, 0, 0},
+        {1u << 1 | 1u << 4, 1, 0}, {1u << 2 | 1u << 3 | 1u << 4, 1, 0},
+        /* emoji: runs of F0 characters (avx512 counts them apart), their
+         * leads at each position mod 4 of a vector (the ASCII first, and
+         * the offsets), left and re-entered by other characters */
+        {1u << 4 | EMOJI_TEXT, 0, 0}, {1u << 4 | EMOJI_TEXT, 0, 1}, {1u << 4 | EMOJI_TEXT, 0, 2},
+        {1u << 1 | 1u << 3 | EMOJI_TEXT, 1, 3}, {1u << 2 | 1u << 4 | EMOJI_TEXT, 0, 1},
     };
     /* --quick: two offsets (64 and 31 bytes before the first boundary),
-     * the first 700 bytes (past the first block), half the damages */
+     * the first 700 bytes (past the first block), six of the damages */
     static const size_t all_offsets[] = {0, 33, 1, 2, 3, 31, 61, 62, 63};
     size_t offsets = quick ? 2 : sizeof all_offsets / sizeof all_offsets[0];
-    size_t last = quick ? 700 : 1100, damages = quick ? POSITION_DAMAGES / 2 : POSITION_DAMAGES;
+    size_t last = quick ? 700 : 1100, damages = quick ? QUICK_POSITION_DAMAGES : POSITION_DAMAGES;
     uint8_t text[1300];
     unsigned long long inputs = 0;
     for (size_t t = 0; t < sizeof scripts / sizeof scripts[0]; t++) {
-        size_t len = text_of_lengths(text, last + 200, scripts[t][0], (int)scripts[t][1]);
+        size_t ascii_first = scripts[t][2];
+        memset(text, 'a', ascii_first);
+        size_t len = ascii_first +
+                     text_of_lengths(text + ascii_first, last + 200 - ascii_first, scripts[t][0], (int)scripts[t][1]);
         for (size_t o = 0; o < offsets; o++) {
             size_t offset = all_offsets[o];
             uint8_t *block = NULL;
