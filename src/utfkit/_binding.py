@@ -14,6 +14,7 @@ import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._native import ffi, lib
+from ._newbytes import set_transcoder, transcode_new
 
 __all__ = [
     "CPYTHON_DECODERS",
@@ -47,6 +48,7 @@ __all__ = [
     "scratch",
     "take_scratch",
     "surrogate_sequence_unit",
+    "transcode_new",
     "worst_case_size",
 ]
 
@@ -317,6 +319,15 @@ def as_bytes(data: object) -> bytes:
 # array.array's code for C size_t, to hand lengths to C in place.
 SIZE_T_CODE = next(code for code in "QLI" if array.array(code).itemsize == ffi.sizeof("size_t"))
 SIZE_MAX = int(ffi.cast("size_t", -1))
+
+# A new ``bytes`` that the core fills in place, with no zero-filling and no
+# copy out of a scratch buffer: transcode_new(data, how, capacity[, prefix])
+# returns prefix + utfkit_transcode_packed(data, how) written into room for
+# `capacity` bytes, shrunk to what was written, or None when the core
+# reports a status other than OK (the caller calls C again for the whole
+# result).  The CPython extension utfkit._newbytes does not link the core a
+# second time: it is handed the cffi module's utfkit_transcode_packed here.
+set_transcoder(int(ffi.cast("uintptr_t", ffi.addressof(lib, "utfkit_transcode_packed"))))
 
 # Memory that C overwrites anyway: no zero-filling.
 new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)

@@ -15,7 +15,7 @@ and MUTF-8, which CPython lacks, always go to C.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NoReturn, Optional, Tuple, Union, overload
 
 from . import _binding
 from ._binding import (
@@ -40,6 +40,7 @@ from ._binding import (
     release,
     relocated,
     scratch,
+    transcode_new,
     worst_case_size,
 )
 
@@ -86,6 +87,7 @@ _ASCII_AS_ITSELF = frozenset({
     lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279,
 })
 _ASCII_FORM = lib.UTFKIT_ASCII
+_ONE_BYTE_FORMS = frozenset({lib.UTFKIT_LATIN1, lib.UTFKIT_ASCII})
 _check = lib.utfkit_check
 _count = lib.utfkit_count
 _utf8_count = lib.utfkit_utf8_count
@@ -94,6 +96,7 @@ _from_buffer = ffi.from_buffer
 _BYTES = ffi.typeof("uint8_t[]")
 _packed = lib.utfkit_transcode_packed
 _OK = lib.UTFKIT_OK
+_REPLACE = lib.UTFKIT_REPLACE
 _OUTPUT_TOO_SMALL = lib.UTFKIT_OUTPUT_TOO_SMALL
 _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
 _unpack = ffi.unpack
@@ -219,6 +222,12 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
     # a final partial unit becomes a whole U+FFFD; in the UTF-8-based forms
     # a single byte can become one (3 bytes)
     capacity = 3 * length if known.unit_size == 1 else length + known.unit_size
+    if known is not UTF8 and (known.unit_size > 1 or capacity <= ONE_PASS_ROOM):
+        # repaired straight into the result, as transcode into a new bytes
+        # (UTF-16/UTF-32: the output fills its room but for one unit)
+        output = transcode_new(data, known.form | known.form << 4 | _REPLACE << 8, capacity)
+        if output is not None:
+            return output
     buffer = scratch(capacity)
     try:
         if known is UTF8:  # valid runs copied whole, not re-encoded
@@ -240,7 +249,7 @@ class _Plan:
     worked out once."""
 
     __slots__ = ("source", "target", "mode", "errors", "identity", "marked", "decode", "encode", "from_utf8",
-                 "unit", "per_unit", "from_form", "to_form", "how", "ascii_identity")
+                 "unit", "per_unit", "from_form", "to_form", "how", "ascii_identity", "exact_room")
 
     def __init__(self, source: Encoding, target: Encoding, errors: str, mode: int) -> None:
         self.source = source
@@ -263,6 +272,9 @@ class _Plan:
         self.from_form = source.form
         self.to_form = target.form
         self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
+        # one unit of UTF-16 or UTF-32 per byte: the output fills its worst-case room exactly
+        # (a byte that is not ASCII becomes U+FFFD, one unit too, or nothing with ignore, rare)
+        self.exact_room = source.form in _ONE_BYTE_FORMS and target.unit_size > 1
         # ASCII input converts to itself (Latin-1 <-> UTF-8, say): the output is the input
         self.ascii_identity = (not self.identity and not self.marked and source.form in _ASCII_AS_ITSELF
                                and target.form in _ASCII_AS_ITSELF)
@@ -412,75 +424,69 @@ def _transcode_new(source: Any, data: object, plan: _Plan) -> bytes:
         # other text), and at most one copy: CPython's decode().encode()
         # copies ASCII twice.
         return as_bytes(data)
+    output = _into_new_bytes(source, data, plan, b"")
+    if output is not None:
+        return output
+    _raise_measured(source, data, plan)
+
+
+# A new bytes with room for the worst case is allocated by malloc: above
+# glibc's mmap threshold (128 KiB at first, then the largest block freed) a
+# fresh mapping, whose pages the kernel maps and zeroes as the core writes
+# them.  Where the output can be much smaller than its worst case (Latin-1
+# -> UTF-8: up to twice the input), a large room costs more than the copy it
+# saves.  Measured (French text, same process, one pass / kept scratch and a
+# copy): Latin-1 -> UTF-8 of 64 KiB 6.3 / 8.7 us, 256 KiB 41 / 51 us, but
+# 800,000 bytes 510 / 168 us and 1 MiB 680 / 224 us.  So a room up to this
+# size, or one the output fills (narrowing, or one unit per byte), is
+# written in one pass; above it the kept scratch buffer and one copy out
+# serve (up to SCRATCH_KEPT), and above that the output is measured first,
+# then written once into a new bytes of exactly its size.
+ONE_PASS_ROOM = 512 << 10
+
+
+def _into_new_bytes(source: Any, data: object, plan: _Plan, signature: bytes) -> Optional[bytes]:
+    """`signature`, then the conversion of `source` (`data`), as a new bytes
+    written in place; None when the core reports an error."""
+    length = len(source)
     capacity = -(-length // plan.unit) * plan.per_unit
+    if capacity <= ONE_PASS_ROOM or capacity <= length or plan.exact_room:
+        # One pass straight into the result: a new bytes object with room
+        # for the worst case, not zero-filled, shrunk in place to what was
+        # written (no scratch buffer, no copy out of it).
+        return transcode_new(data, plan.how, capacity, signature)
     if capacity <= _binding.SCRATCH_KEPT:
-        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
-        written: int = _packed(source, length, plan.how, buffer[0], capacity)
-        if written >= 0:
-            output = _unpack(buffer[1], written)
-            give_scratch(buffer)
-            return output  # type: ignore[no-any-return]
-        # the same call again, for the whole result
-        result = _transcode(source, length, form, plan.to_form, plan.mode, buffer[0], capacity)
+        skip = len(signature)
+        buffer = scratch(skip + capacity)  # the kept buffer, or one of its own if another thread holds it
+        ffi.memmove(buffer[0], signature, skip)
+        written: int = _packed(source, length, plan.how, buffer[0] + skip, capacity)
+        output: Optional[bytes] = _unpack(buffer[1], skip + written) if written >= 0 else None
         give_scratch(buffer)
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-        raise AssertionError("unreachable")  # raise_for raised
-    # Large: measure first, then write straight into the result, so that no
-    # page is touched beyond the result's own.
-    measured = lib.utfkit_transcoded_length(source, length, form, plan.target.form, plan.mode)
+        return output
+    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
     if measured.status != _OK:
-        release(source)
-        raise_for(measured, data, plan.source.name, plan.target.name)
-    if measured.written == 0:
-        return b""
-    output = _fresh_bytes(int(measured.written))
-    target = ffi.from_buffer("uint8_t[]", output)
-    result = _transcode(source, length, form, plan.target.form, plan.mode, target, len(target))
-    del target
-    if result.status != _OK:  # the same input converts as it measured
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-    return output
+        return None
+    return transcode_new(data, plan.how, int(measured.written), signature)
+
+
+def _raise_measured(source: Any, data: object, plan: _Plan) -> NoReturn:
+    """Raise what a conversion of `source` into a new bytes reported: the
+    core is deterministic, so measuring the same input reports the same
+    error, whole, without a buffer to write into."""
+    measured = lib.utfkit_transcoded_length(source, len(source), plan.from_form, plan.to_form, plan.mode)
+    release(source)
+    raise_for(measured, data, plan.source.name, plan.target.name)
+    raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
 
 
 def _transcode_signed(data: object, plan: _Plan, signature: bytes) -> bytes:
     """`signature` (a byte-order mark), then transcode's output, written
-    into the result in place: measured first, as a large output is."""
+    after it into the result in place."""
     source = input_view(data, "transcode")
-    length = len(source)
-    capacity = len(signature) + -(-length // plan.unit) * plan.per_unit
-    if capacity <= _binding.SCRATCH_KEPT:  # as _transcode_new: one pass into the scratch, one copy out
-        buffer = scratch(capacity)  # the kept buffer, or one of its own if another thread holds it
-        ffi.memmove(buffer[0], signature, len(signature))
-        written: int = _packed(source, length, plan.how, buffer[0] + len(signature), capacity - len(signature))
-        if written >= 0:
-            output: bytes = _unpack(buffer[1], len(signature) + written)
-            give_scratch(buffer)
-            return output
-        give_scratch(buffer)  # the error is raised below
-    measured = lib.utfkit_transcoded_length(source, length, plan.from_form, plan.to_form, plan.mode)
-    if measured.status != _OK:
-        release(source)
-        raise_for(measured, data, plan.source.name, plan.target.name)
-    output = _fresh_bytes(len(signature) + int(measured.written))
-    target = ffi.from_buffer("uint8_t[]", output)  # (the mark and the output, written in place)
-    ffi.memmove(target, signature, len(signature))
-    result = _transcode(source, length, plan.from_form, plan.to_form, plan.mode, target + len(signature),
-                        int(measured.written))
-    del target
-    if result.status != _OK:  # the same input converts as it measured
-        release(source)
-        raise_for(result, data, plan.source.name, plan.target.name)
-    return output
-
-
-def _fresh_bytes(size: int) -> bytes:
-    """A new ``bytes`` of `size` (>= 1) bytes for C to fill before anyone
-    else sees it -- what C code does with PyBytes_FromStringAndSize(NULL,
-    size).  bytes(size) asks calloc, which for large sizes maps pages that
-    the kernel zeroes only when first written."""
-    return bytes(size)
+    output = _into_new_bytes(source, data, plan, signature)
+    if output is not None:
+        return output
+    _raise_measured(source, data, plan)
 
 
 def transcoded_length(data: "Buffer", from_: str, to: str, errors: str = "strict") -> int:
