@@ -764,19 +764,14 @@ static const uint8_t utf8_f0_run_span[VEC_BYTES + 4] = {UTF8_F0_VECTOR(0x00, 0x2
 #undef UTF8_F0_FOUR
 #undef UTF8_F0_CHARACTER
 
-/* Steps of 128 bytes from src[i] (i > 0, on a 64-byte boundary) that are
- * runs of 4-byte characters with lead F0, counted in *s; returns where
- * they end (i if none).  The bytes of the character the state carries
- * into the first vector are checked by the general rule (its lead may be
- * any), by one more look at that vector's second bytes. */
-static size_t utf8_census_f0_run_avx512(const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s,
-                                        const uint8_t *src, size_t i, size_t len)
+/* Where the steps of 128 bytes from src[i] (on a 64-byte boundary) that
+ * are runs of 4-byte characters with lead F0 end (i if none), the lead of
+ * the first character in each vector `lead_at` bytes in.  Apart from the
+ * census loop, which keeps its state in registers. */
+static __attribute__((noinline)) size_t utf8_f0_run_end_avx512(const uint8_t *src, size_t i, size_t len,
+                                                               unsigned lead_at)
 {
-    uint64_t carry = s->carry;
-    if (carry > 7 || (carry & (carry + 1)) != 0)
-        return i; /* not the continuation bytes of one character */
-    unsigned lead_at = (unsigned)__builtin_popcountll(carry);
-    size_t role_at = (4 - lead_at) % 4, start = i;
+    size_t role_at = (4 - lead_at) % 4;
     const vec_t floor = vec_load(utf8_f0_run_floor + role_at), span = vec_load(utf8_f0_run_span + role_at);
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = _mm512_subs_epu8(_mm512_sub_epi8(vec_load(src + i), floor), span);
@@ -785,15 +780,30 @@ static size_t utf8_census_f0_run_avx512(const utf8_census_constants_avx512 *k, u
             break;
         i += 2 * VEC_BYTES;
     }
-    if (i != start) {
-        size_t characters = (i - start) / 4;
+    return i;
+}
+
+/* The run above from src[i] (i > 0), counted in *s; returns where it ends
+ * (i if none).  The bytes of the character the state carries into the
+ * first vector are checked by the general rule (its lead may be any), by
+ * one more look at that vector's second bytes. */
+static inline __attribute__((always_inline)) size_t utf8_census_f0_run_avx512(
+    const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, const uint8_t *src, size_t i, size_t len)
+{
+    uint64_t carry = s->carry;
+    if (carry > 7 || (carry & (carry + 1)) != 0)
+        return i; /* not the continuation bytes of one character */
+    unsigned lead_at = (unsigned)__builtin_popcountll(carry);
+    size_t end = utf8_f0_run_end_avx512(src, i, len, lead_at);
+    if (end != i) {
+        size_t characters = (end - i) / 4;
         s->continuations += 3 * characters;
         s->four_byte += characters;
         __mmask64 leads = (__mmask64)(0x1111111111111111ull << lead_at);
-        s->range = vec_or(s->range, utf8_second_byte_sums_avx512(k, k->offsets, vec_load(src + start),
-                                                                 vec_load(src + start - 1), ~leads));
+        s->range = vec_or(s->range, utf8_second_byte_sums_avx512(k, k->offsets, vec_load(src + i),
+                                                                 vec_load(src + i - 1), ~leads));
     }
-    return i;
+    return end;
 }
 
 /* 1 if what the state has seen holds an error. */
