@@ -71,6 +71,17 @@ MIXED_WORDS = (
     "동양권에서는 불을 뜻하는 화성이라 부른다. Ёж 화성의 두 위성 포보스와 데이모스는 작다. "
 )
 
+# Thai and Hindi words between ASCII spaces, between stretches of ASCII
+# markup of two blocks or more: the sse4 steps hand such text to the
+# fixed-stride run a few blocks after each stretch, and the run hands it
+# back at the next one.
+HANDED_OVER_WORDS = (
+    "<li><a href=\"/wiki/Mars\" title=\"Mars\">"
+    "ดาวอังคาร เป็นดาวเคราะห์ ลำดับที่สี่จากดวงอาทิตย์ "
+    "</a></li>\n<li><a href=\"/wiki/Mangal\">"
+    "मंगल सौरमंडल में सूर्य से चौथा ग्रह है। "
+)
+
 # Lengths on, just before and just after the multiples of 16, 32 and 64, up
 # to 4 KiB (the widest block is 64 bytes: AVX-512, and UTFKIT_TRANSCODE_BLOCK).
 LENGTHS = sorted(
@@ -162,6 +173,10 @@ def texts(form: str) -> List[bytes]:
     found += [mixed[:length] for length in LENGTHS[::2]]
     found += [mixed[:edge] + bad + mixed[edge:edge + 300]
               for index, bad in enumerate(ill_formed(form)) for edge in (64 + index % 48, 200 + index)]
+    handed_over = encode(HANDED_OVER_WORDS * 12)
+    found += [handed_over[:length] for length in LENGTHS[1::2]]
+    found += [handed_over[:edge] + bad + handed_over[edge:edge + 500]
+              for index, bad in enumerate(ill_formed(form)) for edge in (40 + 3 * index % 160, 400 + 5 * index)]
     found.append(EDGE_CHARACTERS.encode(form))
     for character in EDGE_CHARACTERS:
         encoded = character.encode(form)

@@ -18,6 +18,7 @@ there is nothing to compare against, so they are skipped there.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -431,3 +432,85 @@ def test_utf16_step_texts_hold_the_runs_they_are_named_for():
         assert UTF16_STEP_TEXTS[name][:128].isascii()
     assert max(map(ord, UTF16_STEP_TEXTS["ascii_into_2_byte"])) < 0x800
     assert {len(c.encode("utf-8")) for c in UTF16_STEP_TEXTS["2_byte_into_mixed"]} == {1, 2, 3, 4}
+
+
+# Thai and Hindi words between ASCII spaces, after and between stretches of
+# ASCII markup longer than 32 bytes: the sse4 steps take the text after each
+# ASCII stretch, then hand it to the fixed-stride run once a few blocks of
+# 3-byte characters follow, and the run hands it back at the next ASCII
+# stretch -- so each hand-over (steps -> run -> steps) falls at some offset
+# of it, and an error or a cut at every offset lands before, at and after
+# each of them.
+HANDED_OVER_TEXT = (
+    "<p class=\"mw-empty-elt\">Mars (Thai): "
+    "ดาวอังคาร เป็นดาวเคราะห์ ลำดับที่สี่จากดวงอาทิตย์ และเป็นดาวเคราะห์ที่เล็กเป็นอันดับสอง "
+    "</a></p><p><b>Mars</b> (Hindi, <i>mangal</i>): "
+    "मंगल सौरमंडल में सूर्य से चौथा ग्रह है। पृथ्वी से इसकी आभा रक्तिम दिखती है "
+    "<sup id=\"cite_ref-1\">[1]</sup> "
+)
+
+
+def _transcoded(data: bytes, target: int, errors: int) -> tuple:
+    """The C core's result and output for `data`, with room for all of it
+    (the kernels may use the room past the output as scratch; the guard
+    bytes after it stay untouched)."""
+    length = lib.utfkit_transcoded_length(data, len(data), lib.UTFKIT_UTF8, target, errors)
+    room = 4 * len(data)
+    buffer = ffi.new("uint8_t[]", bytes([FILL]) * (room + GUARD))
+    result = lib.utfkit_transcode(data, len(data), lib.UTFKIT_UTF8, target, errors, buffer, room)
+    output = ffi.buffer(buffer)[:]
+    return (length.status, length.position, length.written, result.status, result.position,
+            result.subpart_length, result.written, output[:result.written], output[room:])
+
+
+def test_handed_over_text_has_ascii_stretches_between_runs_of_3_byte_characters():
+    data = HANDED_OVER_TEXT.encode("utf-8")
+    ascii_stretches = [len(stretch) for stretch in re.findall(rb"[\x00-\x7f]+", data)]
+    long_stretches = [stretch for stretch in ascii_stretches if stretch >= 16]
+    assert ascii_stretches[0] >= 32 and len(long_stretches) == 3 and min(long_stretches) >= 25
+    assert len(data) > 300
+    assert {len(character.encode("utf-8")) for character in HANDED_OVER_TEXT} == {1, 3}
+
+
+@pytest.mark.parametrize("errors", ["strict", "replace"])
+@pytest.mark.parametrize("target", ["utf-16-le", "utf-32-be"])
+def test_kernel_transcodes_every_error_around_each_hand_over_as_the_scalar_kernel_does(kernel, target, errors):
+    """Each kind of ill-formed subsequence (Table 3-7) inserted at every
+    offset of text where the steps and the fixed-stride run hand over to
+    each other, and the text cut at every length: the same status, position,
+    subpart and bytes as the scalar kernel, whatever side of a hand-over the
+    error or the end falls on."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    text = HANDED_OVER_TEXT.encode("utf-8")
+    target_form, mode = FORMS[target], ERRORS[errors]
+    inputs = [(f"cut@{cut}", text[:cut]) for cut in range(len(text) + 1)]
+    inputs += [(f"{name}@{offset}", text[:offset] + insert + text[offset:])
+               for offset in range(len(text) + 1) for name, insert in UTF8_INSERTS.items()]
+    for description, data in inputs:
+        reference = _under("scalar", _transcoded, data, target_form, mode)
+        assert _transcoded(data, target_form, mode) == reference, f"{description}: differs from scalar"
+    _check_against_cpython(text[:200] + b"\xe0\x80" + text[200:], "utf-8", target, errors)
+
+
+@pytest.mark.parametrize("target", ["utf-16-be", "utf-32-le"])
+def test_kernel_transcodes_errors_around_each_hand_over_at_every_block_phase_as_the_scalar_kernel_does(
+    kernel, target
+):
+    """The same text behind 0..15 more bytes of ASCII, so that each hand-over
+    falls at every phase of the 16-byte blocks, with a lone continuation
+    byte, a surrogate's encoding and a supplementary character (which the
+    run refuses, and the steps take) at every offset."""
+    if kernel == "scalar":
+        pytest.skip("the scalar kernel is the reference")
+    target_form = FORMS[target]
+    inserts = {name: UTF8_INSERTS[name] for name in ("lone_continuation", "surrogate", "supplementary_character")}
+    for phase in range(16):
+        text = b"-" * phase + HANDED_OVER_TEXT.encode("utf-8")
+        inputs = [(f"cut@{cut}", text[:cut]) for cut in range(0, len(text) + 1, 3)]
+        inputs += [(f"{name}@{offset}", text[:offset] + insert + text[offset:])
+                   for offset in range(len(text) + 1) for name, insert in inserts.items()]
+        for description, data in inputs:
+            reference = _under("scalar", _transcoded, data, target_form, lib.UTFKIT_REPLACE)
+            assert _transcoded(data, target_form, lib.UTFKIT_REPLACE) == reference, (
+                f"phase {phase}, {description}: differs from scalar")

@@ -19,7 +19,8 @@
  *     scalar reader.  Text that begins with blocks mixing ASCII and
  *     characters of two or three bytes goes first to mixed_run, which takes
  *     16 bytes per step at a fixed stride, characters cut by a block's end
- *     written with the next block.
+ *     written with the next block; the steps hand text back to it where
+ *     blocks of three-byte characters follow a block of ASCII.
  *   UTF-16 / UTF-32 -> UTF-8: each scalar value is encoded into a 32-bit
  *     lane, lead byte first (Unicode 3.9 Table 3-6), and the first 1..4
  *     bytes of four lanes are gathered per PSHUFB.  Surrogates (UTF-16)
@@ -288,8 +289,11 @@ static inline size_t mixed_step(__m128i block, __m128i is_continuation, uint32_t
  * are none elsewhere; E0 is followed by A0..BF and ED by 80..9F; C0 and C1
  * begin no row; no byte is F0..FF.  The run stops before a block where
  * this fails (a lead byte's fault shows in the block of the byte after
- * it), before a block of ASCII that owes nothing to the one before (the
- * caller's ASCII step is faster), and when fewer than 16 bytes are left.
+ * it), before two blocks of ASCII that owe nothing to the one before
+ * (the caller's ASCII step is faster on longer stretches; a single one, as
+ * between words in CJK pages, costs less here than handing the text over
+ * and back), and when fewer than 16 bytes are left (before the last 16..31
+ * bytes, before one such block).
  * It returns the bytes of the whole characters written -- not the one the
  * last block cuts -- and where their code units end. */
 typedef struct mixed_run_end {
@@ -380,7 +384,7 @@ static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8
     for (; len - i >= 32; i += 32) {
         __m128i first = _mm_loadu_si128((const __m128i *)(src + i));
         __m128i second = _mm_loadu_si128((const __m128i *)(src + i + 16));
-        if ((byte_mask(first) | owed) == 0)
+        if ((byte_mask(first) | byte_mask(second) | owed) == 0)
             goto ended;
         mixed_block_check first_check = check_mixed_block(first, previous, owed);
         mixed_block_check second_check = check_mixed_block(second, first, first_check.wanted >> 16);
@@ -435,17 +439,33 @@ static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32be(const uint8_t *src, si
     return mixed_run(src, len, out, 1, 0);
 }
 
+/* The steps hand the text back to mixed_run after this many steps in a
+ * row over blocks with characters of three bytes (and no F0..FF) that
+ * follow a block of ASCII: text that mixes ASCII markup or spaces with such
+ * characters, as Thai, Hindi or CJK pages do.  Text without ASCII blocks
+ * stays with the steps (three_byte_step is faster on CJK prose). */
+#define RUN_AFTER_STEPS 4
+
 /* Inlined into each of its four callers, so that `big_endian` and `utf16`
  * are constants there and every test of them is decided at compile time. */
 static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
                                                                   int big_endian, uint8_t *dst,
-                                                                  size_t *written, int utf16)
+                                                                  size_t *written, int utf16,
+                                                                  int *run_next)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
+    /* steps in a row over blocks with characters of three bytes since the
+     * last stretch of ASCII or step of one- and two-byte characters (none
+     * before the first: text that begins without one stays here) */
+    unsigned run_steps = RUN_AFTER_STEPS;
+    *run_next = 0;
     while (len - i >= 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(src + i));
         if (_mm_movemask_epi8(block) == 0) { /* 16 characters of one byte */
+          /* the blocks of ASCII in a row in a loop of their own, whose few
+           * instructions run alike wherever they are placed */
+          do {
             uint8_t *out = byte_writer_before_wide_store(&writer);
             if (utf16) {
                 __m128i low = _mm_cvtepu8_epi16(block), high = _mm_cvtepu8_epi16(_mm_srli_si128(block, 8));
@@ -466,6 +486,11 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                 writer.out = out + 64;
             }
             i += 16;
+            if (len - i < 16)
+                break;
+            block = _mm_loadu_si128((const __m128i *)(src + i));
+          } while (_mm_movemask_epi8(block) == 0);
+            run_steps = 0;
             continue;
         }
         uint32_t non_ascii = (uint32_t)_mm_movemask_epi8(block);
@@ -480,6 +505,9 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             fast = three_byte_step(block, &writer, big_endian, utf16);
         if (fast != 0) {
             i += fast;
+            run_steps = three != 0 ? run_steps + 1 : 0;
+            if (run_steps == RUN_AFTER_STEPS)
+                goto run_next;
             continue;
         }
         if ((byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii) == 0) {
@@ -488,6 +516,8 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             if (fast == 0)
                 break; /* not well-formed: the general step would stop here too */
             i += fast;
+            if (++run_steps == RUN_AFTER_STEPS)
+                goto run_next;
             continue;
         }
         fast = four_byte_step(block, &writer, big_endian, utf16);
@@ -572,6 +602,10 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
     }
     *written = (size_t)(byte_writer_finish(&writer) - dst);
     return i;
+run_next:
+    *run_next = 1;
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
 }
 
 /* The steps' loop, one copy per output form and both byte orders, at the
@@ -580,44 +614,69 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
  * so it is kept the same whatever code is around it. */
 #define STEPS_FUNCTION __attribute__((noinline, aligned(64)))
 static STEPS_FUNCTION size_t steps_utf16(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                         size_t *written)
+                                         size_t *written, int *run_next)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1) : utf8_to_units(src, len, 0, dst, written, 1);
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1, run_next)
+                      : utf8_to_units(src, len, 0, dst, written, 1, run_next);
 }
 static STEPS_FUNCTION size_t steps_utf32(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                         size_t *written)
+                                         size_t *written, int *run_next)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0) : utf8_to_units(src, len, 0, dst, written, 0);
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0, run_next)
+                      : utf8_to_units(src, len, 0, dst, written, 0, run_next);
 }
 
-/* Whether a block mixes ASCII and characters of two or three bytes, with
- * no byte F0..FF: mixed_run's kind of block. */
+/* Whether a block holds characters of two or three bytes, with no byte
+ * F0..FF: mixed_run's kind of block.  2 if it also holds ASCII, 1 if not,
+ * 0 if it is not of that kind. */
 static inline int mixed_block(const uint8_t *src)
 {
     __m128i block = _mm_loadu_si128((const __m128i *)src);
     uint32_t non_ascii = byte_mask(block);
     uint32_t four = byte_mask(_mm_cmpgt_epi8(block, _mm_set1_epi8(-17))) & non_ascii;
-    return non_ascii != 0xFFFF && non_ascii != 0 && four == 0;
+    if (non_ascii == 0 || four != 0)
+        return 0;
+    return non_ascii != 0xFFFF ? 2 : 1;
 }
 
-/* Text whose first four blocks each mix ASCII and characters of two or
- * three bytes (Korean, Hindi, Russian or Hebrew words between ASCII
- * spaces) goes to mixed_run first, whose fixed stride is faster there than
+/* Whether the first four blocks are each of mixed_run's kind and at least
+ * two of them mix in ASCII (Korean, Hindi, Russian or Hebrew words
+ * between ASCII spaces). */
+static inline int starts_mixed(const uint8_t *src)
+{
+    int first = mixed_block(src), second = mixed_block(src + 16), third = mixed_block(src + 32),
+        fourth = mixed_block(src + 48);
+    return first && second && third && fourth && first + second + third + fourth >= 6;
+}
+
+/* Text that starts with blocks mixing ASCII and characters of two or three
+ * bytes goes to mixed_run first, whose fixed stride is faster there than
  * the steps, which change step with every mix of lengths; the steps take
- * whatever it leaves. */
+ * whatever it leaves, and hand the text back to it where such blocks come
+ * again (RUN_AFTER_STEPS). */
 static inline __attribute__((always_inline)) size_t utf8_to_units_dispatch(const uint8_t *src, size_t len,
                                                                            int big_endian, uint8_t *dst,
                                                                            size_t *written, int utf16)
 {
-    mixed_run_end run = {0, dst};
-    if (len >= 64 && mixed_block(src) && mixed_block(src + 16) && mixed_block(src + 32) && mixed_block(src + 48))
-        run = utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)(src, len, dst)
-                    : (big_endian ? mixed_run_utf32be : mixed_run_utf32le)(src, len, dst);
-    size_t rest;
-    size_t consumed = (utf16 ? steps_utf16 : steps_utf32)(src + run.consumed, len - run.consumed, big_endian,
-                                                          run.out, &rest);
-    *written = (size_t)(run.out - dst) + rest;
-    return run.consumed + consumed;
+    size_t done = 0;
+    uint8_t *out = dst;
+    int run_next = len >= 64 && starts_mixed(src);
+    for (;;) {
+        if (run_next) {
+            mixed_run_end run = utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)(src + done, len - done, out)
+                                      : (big_endian ? mixed_run_utf32be : mixed_run_utf32le)(src + done, len - done, out);
+            done += run.consumed;
+            out = run.out;
+        }
+        size_t steps_written;
+        done += (utf16 ? steps_utf16 : steps_utf32)(src + done, len - done, big_endian, out, &steps_written,
+                                                    &run_next);
+        out += steps_written;
+        if (!run_next)
+            break;
+    }
+    *written = (size_t)(out - dst);
+    return done;
 }
 
 size_t utfkit_utf8_to_utf16_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
