@@ -571,6 +571,20 @@ static const uint8_t utf8_second_byte_offsets[2][64] = {
     },
 };
 
+/* 0x40 (bit 6, as the sums above) for the leads C0..FF, by their low 6
+ * bits, whose second byte has a range of its own or none: C0, C1, E0, ED,
+ * F0..FF. */
+static const uint8_t utf8_ranged_leads[64] = {
+    0x40, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0,
+    0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
+};
+
+/* Blocks run with the second bytes checked after one that had a lead with
+ * a range of its own. */
+#define UTF8_CENSUS_FULL_RANGE_BLOCKS 8
+
 /* A block: the bytes between two tests for errors, 4 steps of 128. */
 #define UTF8_CENSUS_BLOCK (4 * 2 * VEC_BYTES)
 /* Blocks run with the 4-byte leads after one that needed them. */
@@ -586,7 +600,7 @@ typedef struct utf8_census_state_avx512 {
 } utf8_census_state_avx512;
 
 typedef struct utf8_census_constants_avx512 {
-    vec_t continuation_floor, lead3, lead4, offsets, offsets_without_four_byte;
+    vec_t continuation_floor, lead3, lead4, offsets, offsets_without_four_byte, ranged_leads;
 } utf8_census_constants_avx512;
 
 /* A mask's bits in a general register, moved there once: gcc would
@@ -659,10 +673,15 @@ static inline size_t utf8_census_ascii_run_avx512(const uint8_t *src, size_t i, 
 /* Steps of 128 bytes from src[i] (i > 0) while `limit` leaves room for
  * one, until `stop` (a run of ASCII may pass it); returns where it
  * stopped.  With `four_byte`, the 4-byte leads are computed and counted;
- * without, they are taken to be none, and every byte F0..FF for an error. */
+ * without, they are taken to be none, and every byte F0..FF for an error.
+ * Without `second_bytes` (and without `four_byte`), every lead whose second
+ * byte has a range of its own (C0, C1, E0, ED, F0..FF) is taken for an
+ * error instead of checking the byte after it (one VPERMB per vector, not
+ * three operations): the text of most CJK blocks has none, and a block
+ * that has one is run again. */
 static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
     const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, const uint8_t *src, size_t i,
-    size_t limit, size_t stop, int four_byte)
+    size_t limit, size_t stop, int four_byte, int second_bytes)
 {
     const vec_t offsets = four_byte ? k->offsets : k->offsets_without_four_byte;
     if (stop > limit - 2 * VEC_BYTES + 1)
@@ -673,8 +692,9 @@ static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
                   continuation_second = _mm512_cmplt_epi8_mask(second, k->continuation_floor);
         uint64_t c_first = utf8_census_bits(continuation_first),
                  c_second = utf8_census_bits(continuation_second);
-        uint64_t lead2_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, k->continuation_floor)),
-                 lead2_second = utf8_census_bits(_mm512_cmpge_epu8_mask(second, k->continuation_floor));
+        __mmask64 leads_first = _mm512_cmpge_epu8_mask(first, k->continuation_floor),
+                  leads_second = _mm512_cmpge_epu8_mask(second, k->continuation_floor);
+        uint64_t lead2_first = utf8_census_bits(leads_first), lead2_second = utf8_census_bits(leads_second);
         if ((c_first | c_second | lead2_first | lead2_second) == 0) {
             /* ASCII: nothing may be left unfinished before it */
             s->structure |= s->carry;
@@ -697,16 +717,93 @@ static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
                                    utf8_census_shifted_in(lead4_second, lead4_first, 3);
         s->structure |= (expected_first ^ c_first) | (expected_second ^ c_second);
         s->carry = utf8_census_bits(lead2_second >> 63 | lead3_second >> 62 | lead4_second >> 61);
-        s->range = _mm512_ternarylogic_epi64(
-            s->range,
-            utf8_second_byte_sums_avx512(k, offsets, first, vec_load(src + i - 1), continuation_first),
-            utf8_second_byte_sums_avx512(k, offsets, second, vec_load(src + i + VEC_BYTES - 1),
-                                         continuation_second),
-            TERNARY_OR3);
+        if (second_bytes)
+            s->range = _mm512_ternarylogic_epi64(
+                s->range,
+                utf8_second_byte_sums_avx512(k, offsets, first, vec_load(src + i - 1), continuation_first),
+                utf8_second_byte_sums_avx512(k, offsets, second, vec_load(src + i + VEC_BYTES - 1),
+                                             continuation_second),
+                TERNARY_OR3);
+        else
+            s->range = _mm512_ternarylogic_epi64(s->range,
+                                                 _mm512_maskz_permutexvar_epi8(leads_first, first, k->ranged_leads),
+                                                 _mm512_maskz_permutexvar_epi8(leads_second, second, k->ranged_leads),
+                                                 TERNARY_OR3);
         s->continuations += (size_t)__builtin_popcountll(c_first) + (size_t)__builtin_popcountll(c_second);
         i += 2 * VEC_BYTES;
     }
     return i;
+}
+
+/* ---- runs of 4-byte characters with lead F0 (emoji, CJK extension B) ----
+ *
+ * Where every character is 4 bytes long, the leads stand every 4 bytes,
+ * so each byte's role in its character follows from its position and from
+ * the continuation bytes the state carries into the vector (1 << n) - 1
+ * when the lead is n bytes in.  Unicode 3.9 Table 3-7, row F0: lead F0,
+ * second byte 90..BF, third and fourth 80..BF.  A vector is such a run iff
+ * each byte minus its role's floor is at most its role's span (one
+ * subtraction and one saturating subtraction per vector, and no mask on
+ * the general registers): the count is then 16 code points and 32 UTF-16
+ * units per 64 bytes.  Leads F1..F4 (other planes) leave the run to the
+ * general steps. */
+
+/* The floors and spans by role, lead first, from byte 0 of a character:
+ * loaded from offset (4 - n) % 4 when the lead is n bytes into a vector. */
+#define UTF8_F0_CHARACTER(lead, second, other) lead, second, other, other
+#define UTF8_F0_FOUR(lead, second, other)                                                       \
+    UTF8_F0_CHARACTER(lead, second, other), UTF8_F0_CHARACTER(lead, second, other),            \
+        UTF8_F0_CHARACTER(lead, second, other), UTF8_F0_CHARACTER(lead, second, other)
+#define UTF8_F0_VECTOR(lead, second, other)                                                     \
+    UTF8_F0_FOUR(lead, second, other), UTF8_F0_FOUR(lead, second, other),                      \
+        UTF8_F0_FOUR(lead, second, other), UTF8_F0_FOUR(lead, second, other),                  \
+        UTF8_F0_CHARACTER(lead, second, other)
+static const uint8_t utf8_f0_run_floor[VEC_BYTES + 4] = {UTF8_F0_VECTOR(0xF0, 0x90, 0x80)};
+static const uint8_t utf8_f0_run_span[VEC_BYTES + 4] = {UTF8_F0_VECTOR(0x00, 0x2F, 0x3F)};
+#undef UTF8_F0_VECTOR
+#undef UTF8_F0_FOUR
+#undef UTF8_F0_CHARACTER
+
+/* Where the steps of 128 bytes from src[i] (on a 64-byte boundary) that
+ * are runs of 4-byte characters with lead F0 end (i if none), the lead of
+ * the first character in each vector `lead_at` bytes in.  Apart from the
+ * census loop, which keeps its state in registers. */
+static __attribute__((noinline)) size_t utf8_f0_run_end_avx512(const uint8_t *src, size_t i, size_t len,
+                                                               unsigned lead_at)
+{
+    size_t role_at = (4 - lead_at) % 4;
+    const vec_t floor = vec_load(utf8_f0_run_floor + role_at), span = vec_load(utf8_f0_run_span + role_at);
+    while (len - i >= 2 * VEC_BYTES) {
+        vec_t first = _mm512_subs_epu8(_mm512_sub_epi8(vec_load(src + i), floor), span);
+        vec_t second = _mm512_subs_epu8(_mm512_sub_epi8(vec_load(src + i + VEC_BYTES), floor), span);
+        if (_mm512_test_epi8_mask(vec_or(first, second), vec_or(first, second)) != 0)
+            break;
+        i += 2 * VEC_BYTES;
+    }
+    return i;
+}
+
+/* The run above from src[i] (i > 0), counted in *s; returns where it ends
+ * (i if none).  The bytes of the character the state carries into the
+ * first vector are checked by the general rule (its lead may be any), by
+ * one more look at that vector's second bytes. */
+static inline __attribute__((always_inline)) size_t utf8_census_f0_run_avx512(
+    const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, const uint8_t *src, size_t i, size_t len)
+{
+    uint64_t carry = s->carry;
+    if (carry > 7 || (carry & (carry + 1)) != 0)
+        return i; /* not the continuation bytes of one character */
+    unsigned lead_at = (unsigned)__builtin_popcountll(carry);
+    size_t end = utf8_f0_run_end_avx512(src, i, len, lead_at);
+    if (end != i) {
+        size_t characters = (end - i) / 4;
+        s->continuations += 3 * characters;
+        s->four_byte += characters;
+        __mmask64 leads = (__mmask64)(0x1111111111111111ull << lead_at);
+        s->range = vec_or(s->range, utf8_second_byte_sums_avx512(k, k->offsets, vec_load(src + i),
+                                                                 vec_load(src + i - 1), ~leads));
+    }
+    return end;
 }
 
 /* 1 if what the state has seen holds an error. */
@@ -770,6 +867,22 @@ static inline int utf8_census_two_byte_text(const uint8_t *src, size_t len)
     return two != 0 && two >= 4 * wider;
 }
 
+/* 1 if among the first UTF8_CENSUS_SAMPLE bytes of src[0..len) is a lead
+ * C0, C1, E0, ED or F0..FF (Indic and Thai scripts: E0; Hangul: ED):
+ * text whose blocks all check their second bytes. */
+static inline int utf8_census_ranged_text(const uint8_t *src, size_t len)
+{
+    const vec_t ranged_leads = _mm512_loadu_si512((const void *)utf8_ranged_leads);
+    size_t sample = len < UTF8_CENSUS_SAMPLE ? len : UTF8_CENSUS_SAMPLE;
+    vec_t found = vec_splat(0);
+    for (size_t i = 0; i < sample; i += VEC_BYTES) {
+        vec_t v = sample - i >= VEC_BYTES ? vec_load(src + i) : vec_load_partial(src + i, sample - i);
+        found = vec_or(found, _mm512_maskz_permutexvar_epi8(_mm512_cmpge_epu8_mask(v, vec_splat(0xC0)), v,
+                                                            ranged_leads));
+    }
+    return _mm512_test_epi8_mask(found, found) != 0;
+}
+
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
     if (utf8_census_two_byte_text(src, len))
@@ -780,9 +893,10 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
     k.lead4 = vec_splat(0xF0);
     k.offsets = _mm512_loadu_si512((const void *)utf8_second_byte_offsets[0]);
     k.offsets_without_four_byte = _mm512_loadu_si512((const void *)utf8_second_byte_offsets[1]);
+    k.ranged_leads = _mm512_loadu_si512((const void *)utf8_ranged_leads);
     /* kept in registers: gcc would otherwise broadcast them anew in the loop */
     __asm__("" : "+v"(k.continuation_floor), "+v"(k.lead3), "+v"(k.lead4), "+v"(k.offsets),
-                 "+v"(k.offsets_without_four_byte));
+                 "+v"(k.offsets_without_four_byte), "+v"(k.ranged_leads));
     const vec_t zero = vec_splat(0);
     utf8_census_state_avx512 s = {0, 0, zero, 0, 0};
     size_t i = 0, clean = 0;
@@ -799,15 +913,40 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
         utf8_census_vector_avx512(&k, &s, v, vec_prev(v, zero, 1));
         i = head;
         unsigned four_byte_blocks = 0;
+        /* blocks run with the second bytes checked after one that needed it
+         * (none for text whose first bytes show such a lead) */
+        unsigned full_range_blocks = 0;
+        const int ranged_text = utf8_census_ranged_text(src, len);
         while (len - i >= 2 * VEC_BYTES) {
-            size_t end;
+            size_t end = i;
             if (four_byte_blocks > 0) {
+                size_t run = utf8_census_f0_run_avx512(&k, &s, src, i, len);
+                if (run != i) {
+                    if (utf8_census_failed(&s))
+                        return utf8_lookup_boundary_before(src, clean);
+                    clean = i = run;
+                    continue;
+                }
                 four_byte_blocks--;
-                end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 1);
+                end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 1, 1);
                 counted_four_byte = 1;
             } else {
                 utf8_census_state_avx512 before = s;
-                end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 0);
+                /* (the lead before the block has its second byte in it) */
+                int ranged = ranged_text || full_range_blocks > 0 ||
+                             (src[i - 1] >= 0xC0 && utf8_ranged_leads[src[i - 1] & 0x3F] != 0);
+                if (full_range_blocks > 0)
+                    full_range_blocks--;
+                if (!ranged) {
+                    end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 0, 0);
+                    if (utf8_census_failed(&s)) {
+                        s = before;
+                        full_range_blocks = UTF8_CENSUS_FULL_RANGE_BLOCKS;
+                        ranged = 1;
+                    }
+                }
+                if (ranged)
+                    end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 0, 1);
                 if (!utf8_census_failed(&s)) {
                     counted_four_byte = 0;
                 } else {
@@ -818,12 +957,18 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
                     s.carry |= carry4;
                     if (!counted_four_byte)
                         s.four_byte += (size_t)__builtin_popcountll(carry4);
-                    utf8_census_steps_avx512(&k, &s, src, i, end, end, 1);
+                    utf8_census_steps_avx512(&k, &s, src, i, end, end, 1, 1);
                     four_byte_blocks = UTF8_CENSUS_FOUR_BYTE_BLOCKS;
                     counted_four_byte = 1;
                     if (!utf8_census_failed(&s) && end < len &&
-                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER)
-                        return utf8_census_hand_over_avx512(&s, src, len, end, census);
+                        s.four_byte - before.four_byte >= UTF8_CENSUS_HAND_OVER) {
+                        /* a run of F0 characters stays here; other
+                         * 4-byte text goes to the old loop */
+                        size_t run = utf8_census_f0_run_avx512(&k, &s, src, end, len);
+                        if (run == end)
+                            return utf8_census_hand_over_avx512(&s, src, len, end, census);
+                        end = run;
+                    }
                 }
             }
             if (utf8_census_failed(&s))
