@@ -68,6 +68,38 @@ def test_byte_order_mark_then_output_around_the_room_thresholds(length: int, to:
     assert utfkit.transcode(data, "latin-1", to) == expected(data, "latin-1", to)
 
 
+# ASCII from UTF-8 or a relative fills its UTF-16/32 room exactly, so it goes
+# in one pass above the room threshold too; a byte above 7F at the very end
+# sends the same text through the scratch copy.
+ASCII_TEXT = "Mars is the fourth planet from the Sun; its surface is red. "
+
+
+@pytest.mark.parametrize("length", [ONE_PASS_ROOM // 2 + 1, SCRATCH_KEPT // 2 + 1, SCRATCH_KEPT + 7])
+@pytest.mark.parametrize("from_", ["utf-8", "wtf-8", "cesu-8", "mutf-8"])
+@pytest.mark.parametrize("to", ["utf-16-le", "utf-32-be"])
+@pytest.mark.parametrize("tail", ["", "\u00e9", "\U0001f600"])
+def test_ascii_from_utf8_family_above_the_room_threshold_equals_cpython(length: int, from_: str, to: str,
+                                                                         tail: str) -> None:
+    text = text_of(length, ASCII_TEXT) + tail
+    data = text.encode("utf-8")
+    if from_ in ("cesu-8", "mutf-8") and tail == "\U0001f600":
+        data = data[:-4] + bytes.fromhex("eda0bd edb880")  # U+1F600 as D83D DE00, 3 bytes each
+    assert utfkit.transcode(data, from_, to) == text.encode(to)
+
+
+@pytest.mark.parametrize("errors", HANDLERS)
+def test_mutf8_ascii_with_a_zero_byte_above_the_room_threshold_agrees_with_out(errors: str) -> None:
+    # 00 is ASCII but ill-formed in Modified UTF-8 (it is written C0 80)
+    data = text_of(ONE_PASS_ROOM, ASCII_TEXT).encode() + b"\x00" + b"tail"
+    out = bytearray(2 * len(data))
+    new = outcome(utfkit.transcode, data, "mutf-8", "utf-16-le", errors)
+    into = outcome(utfkit.transcode, data, "mutf-8", "utf-16-le", errors, out)
+    if isinstance(new, bytes):
+        assert into == len(new) and bytes(out[:into]) == new
+    else:
+        assert new == into
+
+
 def outcome(call, *args):  # type: ignore[no-untyped-def]
     """What a call returns, or the type and bounds of the UnicodeError it raises."""
     try:
