@@ -103,6 +103,11 @@ _OVERLAPPING = lib.UTFKIT_OVERLAPPING_BUFFERS
 _unpack = ffi.unpack
 
 
+def _packed_how(from_form: int, to_form: int, mode: int) -> int:
+    """utfkit_transcode_packed's `how` argument: both forms and the error mode in one int."""
+    return from_form | to_form << 4 | mode << 8
+
+
 def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
     """True if `data` is well-formed in `encoding` (UTF-8: Table 3-7 exactly)."""
     if encoding is UTF_8 and type(data) is bytes:
@@ -226,7 +231,7 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
     if known is not UTF8 and (known.unit_size > 1 or capacity <= ONE_PASS_ROOM):
         # repaired straight into the result, as transcode into a new bytes
         # (UTF-16/UTF-32: the output fills its room but for one unit)
-        output = transcode_new(data, known.form | known.form << 4 | _REPLACE << 8, capacity)
+        output = transcode_new(data, _packed_how(known.form, known.form, _REPLACE), capacity)
         if output is not None:
             return output
     buffer = scratch(capacity)
@@ -273,7 +278,7 @@ class _Plan:
         self.per_unit = worst_case_size(source.unit_size, source, target)
         self.from_form = source.form
         self.to_form = target.form
-        self.how = source.form | target.form << 4 | mode << 8  # utfkit_transcode_packed's argument
+        self.how = _packed_how(source.form, target.form, mode)
         # one unit of UTF-16 or UTF-32 per byte: the output fills its worst-case room exactly
         # (a byte that is not ASCII becomes U+FFFD, one unit too, or nothing with ignore, rare)
         self.exact_room = source.form in _ONE_BYTE_FORMS and target.unit_size > 1
