@@ -14,7 +14,7 @@ import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._native import ffi, lib
-from ._newbytes import set_transcoder, transcode_new
+from ._newbytes import set_transcoder, transcode_into, transcode_new
 
 __all__ = [
     "CPYTHON_DECODERS",
@@ -48,6 +48,7 @@ __all__ = [
     "scratch",
     "take_scratch",
     "surrogate_sequence_unit",
+    "transcode_into",
     "transcode_new",
     "worst_case_size",
 ]
@@ -327,6 +328,9 @@ SIZE_MAX = int(ffi.cast("size_t", -1))
 # reports a status other than OK (the caller calls C again for the whole
 # result).  The CPython extension utfkit._newbytes does not link the core a
 # second time: it is handed the cffi module's utfkit_transcode_packed here.
+# Its transcode_into(data, how, out) writes into a caller's buffer the same
+# way, returning the length written, or None for anything the cffi path
+# must handle (a refused buffer, too little room, an error to raise).
 set_transcoder(int(ffi.cast("uintptr_t", ffi.addressof(lib, "utfkit_transcode_packed"))))
 
 # Memory that C overwrites anyway: no zero-filling.
