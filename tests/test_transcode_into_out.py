@@ -1,4 +1,4 @@
-"""transcode(..., out=buffer): the C extension utfkit._newbytes takes both
+"""transcode(..., out=buffer): the C extension utfkit._direct takes both
 buffers and has the core write into `out` (transcode_into); anything it does
 not finish (a buffer it refuses, too little room, an overlap, an error to
 raise) goes back to the cffi path, which runs the call again.
@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import utfkit
-from utfkit import _newbytes
+from utfkit import _direct
 from utfkit._binding import OutputBufferError
 from utfkit._native import lib
 
@@ -201,18 +201,18 @@ UTF8_TO_UTF16LE = lib.UTFKIT_UTF8 | lib.UTFKIT_UTF16LE << 4
 
 def test_transcode_into_returns_the_length_or_none_for_the_binding_to_handle() -> None:
     out = bytearray(10)
-    assert _newbytes.transcode_into(b"ab", UTF8_TO_UTF16LE, out) == 4
+    assert _direct.transcode_into(b"ab", UTF8_TO_UTF16LE, out) == 4
     assert out[:4] == "ab".encode("utf-16-le")
-    assert _newbytes.transcode_into(b"abcdefgh", UTF8_TO_UTF16LE, bytearray(10)) is None  # too small
-    assert _newbytes.transcode_into(b"\xff", UTF8_TO_UTF16LE, bytearray(10)) is None  # ill-formed
-    assert _newbytes.transcode_into("text", UTF8_TO_UTF16LE, bytearray(10)) is None  # not a buffer
-    assert _newbytes.transcode_into(b"ab", UTF8_TO_UTF16LE, b"read-only") is None
+    assert _direct.transcode_into(b"abcdefgh", UTF8_TO_UTF16LE, bytearray(10)) is None  # too small
+    assert _direct.transcode_into(b"\xff", UTF8_TO_UTF16LE, bytearray(10)) is None  # ill-formed
+    assert _direct.transcode_into("text", UTF8_TO_UTF16LE, bytearray(10)) is None  # not a buffer
+    assert _direct.transcode_into(b"ab", UTF8_TO_UTF16LE, b"read-only") is None
 
 
 def test_transcode_into_checks_its_own_arguments() -> None:
     with pytest.raises(TypeError):
-        _newbytes.transcode_into(b"ab", UTF8_TO_UTF16LE)  # type: ignore[call-arg]
+        _direct.transcode_into(b"ab", UTF8_TO_UTF16LE)  # type: ignore[call-arg]
     with pytest.raises(ValueError):
-        _newbytes.transcode_into(b"ab", -1, bytearray(4))
+        _direct.transcode_into(b"ab", -1, bytearray(4))
     with pytest.raises(TypeError):
-        _newbytes.transcode_into(b"ab", "how", bytearray(4))  # type: ignore[arg-type]
+        _direct.transcode_into(b"ab", "how", bytearray(4))  # type: ignore[arg-type]

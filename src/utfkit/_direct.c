@@ -1,8 +1,8 @@
 /*
- * utfkit._newbytes -- a new `bytes` object that the C core fills in place.
+ * utfkit._direct -- the C core called on Python objects, without cffi.
  *
- * The one job of this module: call the core's utfkit_transcode_packed on
- * Python buffers where cffi's own cost would dominate.
+ * The one job of this module: call the core on Python objects where cffi's
+ * own per-call cost would dominate.
  *   - transcode_new makes a `bytes` object of a given room without
  *     zero-filling it (PyBytes_FromStringAndSize(NULL, n)), has the core
  *     write the conversion straight into it, and shrinks it to what was
@@ -12,10 +12,13 @@
  *   - transcode_into writes into a caller's writable buffer (transcode's
  *     out=), taking it with PyObject_GetBuffer instead of ffi.from_buffer,
  *     which alone costs half of a 16-byte call.
+ *   - validate, check, count and sanitize are utfkit's public functions of
+ *     those names: they answer UTF-8 `bytes` here and hand every other call
+ *     to the binding's Python function (below).
  *
  * The core is not linked here a second time: the cffi module utfkit._native
- * holds it, and the binding passes this module the address of
- * utfkit_transcode_packed once, at import (set_transcoder).
+ * holds it, and the binding passes this module the addresses of the
+ * functions it calls once, at import (set_transcoder, set_utf8_entries).
  *
  * Built without Py_LIMITED_API: _PyBytes_Resize, the only way to shrink a
  * `bytes` in place, is not in the limited API.  The cffi module stays abi3.
@@ -213,22 +216,200 @@ transcode_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromLongLong((long long)written);
 }
 
-static PyMethodDef newbytes_methods[] = {
+/* ---- validate, check and count of UTF-8 `bytes`, called straight from Python ----
+ *
+ * utfkit.validate, utfkit.check and utfkit.count are these functions.  A
+ * call with a `bytes` object and UTF-8 (the default, or the very "utf-8"
+ * object the binding passes) is answered here: the core's answer for the
+ * valid case, with no Python frame and no cffi call in between (a Python
+ * function that only returns True already costs what CPython's
+ * bytes.decode() spends on 16 bytes).  Every other call -- another
+ * encoding, another buffer type, keywords, an answer that is an error to
+ * raise -- goes to the binding's Python function of the same name, with the
+ * same arguments. */
+
+typedef int (*utf8_validate_fn)(const uint8_t *src, size_t len);
+typedef size_t (*utf8_count_fn)(const uint8_t *src, size_t len);
+
+_Static_assert(_Generic(&utfkit_utf8_validate, utf8_validate_fn: 1, default: 0),
+               "utf8_validate_fn must match utfkit_utf8_validate in utfkit.h");
+_Static_assert(_Generic(&utfkit_utf8_count, utf8_count_fn: 1, default: 0),
+               "utf8_count_fn must match utfkit_utf8_count in utfkit.h");
+
+/* Set once by set_utf8_entries(), before any call below. */
+static utf8_validate_fn utf8_validate = NULL;
+static utf8_count_fn utf8_count = NULL;
+static PyObject *utf8_name = NULL; /* the binding's "utf-8" object */
+static PyObject *validate_fallback = NULL, *check_fallback = NULL, *count_fallback = NULL,
+                *sanitize_fallback = NULL;
+
+static PyObject *
+set_utf8_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "set_utf8_entries() takes 7 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    void *validate_address = PyLong_AsVoidPtr(args[0]);
+    if (validate_address == NULL && PyErr_Occurred())
+        return NULL;
+    void *count_address = PyLong_AsVoidPtr(args[1]);
+    if (count_address == NULL && PyErr_Occurred())
+        return NULL;
+    if (validate_address == NULL || count_address == NULL || !PyUnicode_Check(args[2])
+        || !PyCallable_Check(args[3]) || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])
+        || !PyCallable_Check(args[6])) {
+        PyErr_SetString(PyExc_TypeError, "set_utf8_entries(validate_address, count_address, 'utf-8', "
+                                         "validate, check, count, sanitize)");
+        return NULL;
+    }
+    utf8_validate = (utf8_validate_fn)validate_address;
+    utf8_count = (utf8_count_fn)count_address;
+    PyObject **slots[] = {&utf8_name, &validate_fallback, &check_fallback, &count_fallback, &sanitize_fallback};
+    for (size_t i = 0; i < 5; i++) {
+        Py_INCREF(args[2 + i]);
+        Py_XSETREF(*slots[i], args[2 + i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* 1 if `encoding` is the binding's "utf-8" object, or a str spelling
+ * "utf-8" or "utf8" exactly (every other alias goes the binding's way, which
+ * knows them all). */
+static int
+names_utf8(PyObject *encoding)
+{
+    if (encoding == utf8_name)
+        return 1;
+    if (!PyUnicode_CheckExact(encoding))
+        return 0;
+    return PyUnicode_CompareWithASCIIString(encoding, "utf-8") == 0
+           || PyUnicode_CompareWithASCIIString(encoding, "utf8") == 0;
+}
+
+/* The `bytes` object to answer here, or NULL for the fallback: one
+ * positional `bytes` argument and either no encoding or UTF-8 named. */
+static PyObject *
+utf8_bytes_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    if (kwnames != NULL || utf8_validate == NULL || (given != 1 && !(given == 2 && names_utf8(args[1]))))
+        return NULL;
+    return PyBytes_CheckExact(args[0]) ? args[0] : NULL;
+}
+
+static int
+utf8_bytes_valid(PyObject *data)
+{
+    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    int valid;
+    if (length < KEEP_GIL_BELOW)
+        return utf8_validate(start, (size_t)length);
+    Py_BEGIN_ALLOW_THREADS /* a bytes object is immutable: nothing can change it meanwhile */
+    valid = utf8_validate(start, (size_t)length);
+    Py_END_ALLOW_THREADS
+    return valid;
+}
+
+static PyObject *
+fallback(PyObject *function, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (function == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_utf8_entries() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(function, args, nargs, kwnames);
+}
+
+static PyObject *
+validate(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL)
+        return fallback(validate_fallback, args, nargs, kwnames);
+    return PyBool_FromLong(utf8_bytes_valid(data));
+}
+
+static PyObject *
+check(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL || !utf8_bytes_valid(data))
+        return fallback(check_fallback, args, nargs, kwnames); /* it raises CPython's error */
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL || !utf8_bytes_valid(data))
+        return fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
+    Py_INCREF(data); /* well-formed: the object itself, as the binding returns it */
+    return data;
+}
+
+static PyObject *
+count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL)
+        return fallback(count_fallback, args, nargs, kwnames);
+    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    size_t counted;
+    if (length < KEEP_GIL_BELOW) {
+        counted = utf8_count(start, (size_t)length);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        counted = utf8_count(start, (size_t)length);
+        Py_END_ALLOW_THREADS
+    }
+    return PyLong_FromSize_t(counted);
+}
+
+static PyMethodDef direct_methods[] = {
     {"set_transcoder", set_transcoder, METH_O,
      "set_transcoder(address): the address of utfkit_transcode_packed, from the cffi module."},
     {"transcode_new", (PyCFunction)(void (*)(void))transcode_new, METH_FASTCALL,
      "transcode_new(data, how, capacity[, prefix]) -> bytes | None"},
     {"transcode_into", (PyCFunction)(void (*)(void))transcode_into, METH_FASTCALL,
      "transcode_into(data, how, out) -> int | None"},
+    {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
+     "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"validate", (PyCFunction)(void (*)(void))validate, METH_FASTCALL | METH_KEYWORDS,
+     "validate($module, /, data, encoding='utf-8')\n--\n\n"
+     "True if `data` is well-formed in `encoding` (UTF-8: Unicode 3.9 Table 3-7 exactly)."},
+    {"check", (PyCFunction)(void (*)(void))check, METH_FASTCALL | METH_KEYWORDS,
+     "check($module, /, data, encoding='utf-8')\n--\n\n"
+     "Raise UnicodeDecodeError at the first ill-formed subsequence of `data`.\n\n"
+     "``start``, ``end`` and ``reason`` are those of ``bytes(data).decode(encoding)``;\n"
+     "for UTF-8, ``end - start`` is the length of the maximal subpart (Unicode 3.9, D93b)."},
+    {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL | METH_KEYWORDS,
+     "count($module, /, data, encoding='utf-8')\n--\n\n"
+     "Number of code points ``decode(data, encoding, errors=\"replace\")`` yields."},
+    {"sanitize", (PyCFunction)(void (*)(void))sanitize, METH_FASTCALL | METH_KEYWORDS,
+     "sanitize($module, /, data, encoding='utf-8')\n--\n\n"
+     "`data` with each ill-formed subsequence replaced by U+FFFD, in the same form.\n\n"
+     "For UTF-8 each maximal subpart becomes EF BF BD; for UTF-16 and UTF-32, each\n"
+     "unit CPython's ``replace`` handler replaces.  Returns `data` itself when it is a\n"
+     "``bytes`` object and already valid."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef newbytes_module = {
+static struct PyModuleDef direct_module = {
     PyModuleDef_HEAD_INIT,
-    "utfkit._newbytes",
-    "A new bytes object that utfkit's C core fills in place (no zero-filling, no copy).",
+    "utfkit._direct",
+    "utfkit's C core called on Python objects without cffi: transcode into a new bytes or an out= buffer, "
+    "and validate, check, count and sanitize of UTF-8 bytes.",
     -1,
-    newbytes_methods,
+    direct_methods,
     NULL,
     NULL,
     NULL,
@@ -236,7 +417,7 @@ static struct PyModuleDef newbytes_module = {
 };
 
 PyMODINIT_FUNC
-PyInit__newbytes(void)
+PyInit__direct(void)
 {
-    return PyModule_Create(&newbytes_module);
+    return PyModule_Create(&direct_module);
 }
