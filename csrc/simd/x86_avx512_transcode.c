@@ -495,45 +495,6 @@ static inline uint8_t *put_ascii(uint8_t *out, __m512i block, int big_endian, in
     return out + 256;
 }
 
-/* A run of ASCII into UTF-16 that has gone on for LONG_ASCII_RUN blocks:
- * from there on, 64 characters per step stored 16 bytes at a time.  Such a
- * run is bound by the stores into L2 (2 bytes per byte read; the outputs
- * of text files are past L1's 48 KiB), and there, on the Xeon (Sapphire
- * Rapids class) this was measured on, eight 16-byte stores per 128 bytes
- * sustain about 3 % more than two aligned 64-byte ones: 42.8 against 41.3
- * GB/s written in a bare loop, 20.9 against 20.2 GB/s of pure-ASCII input
- * here (bench_kernels 8to16, Latin lipsum).  The 64-byte steps before it
- * keep short runs (words between accented letters) as they were.  Returns
- * where the run ends. */
-#define LONG_ASCII_RUN 16
-
-static inline size_t put_long_ascii_run_utf16(const uint8_t *src, size_t len, size_t i,
-                                              uint8_t **out, int big_endian)
-{
-    const __m128i swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    while (len - i >= 64) {
-        __m128i part[4];
-        for (int k = 0; k < 4; k++)
-            part[k] = _mm_loadu_si128((const __m128i *)(src + i + 16 * k));
-        __m128i any = _mm_or_si128(_mm_or_si128(part[0], part[1]), _mm_or_si128(part[2], part[3]));
-        if (_mm_movemask_epi8(any) != 0)
-            break;
-        for (int k = 0; k < 4; k++) {
-            __m128i low = _mm_cvtepu8_epi16(part[k]);
-            __m128i high = _mm_cvtepu8_epi16(_mm_srli_si128(part[k], 8));
-            if (big_endian) {
-                low = _mm_shuffle_epi8(low, swap);
-                high = _mm_shuffle_epi8(high, swap);
-            }
-            _mm_storeu_si128((__m128i *)(*out + 32 * k), low);
-            _mm_storeu_si128((__m128i *)(*out + 32 * k + 16), high);
-        }
-        *out += 128;
-        i += 64;
-    }
-    return i;
-}
-
 /* After a block of ASCII, while the next ones are ASCII too: a run of ASCII
  * is bound by its stores (2 or 4 bytes per byte read), and a 64-byte store
  * that straddles two cache lines costs about two.  So when the next block
@@ -568,9 +529,7 @@ static inline size_t put_ascii_run(const uint8_t *src, size_t len, size_t i, uin
         *out += unit * characters;
         i += characters;
     }
-    for (unsigned blocks = 0; len - i >= 64; blocks++) {
-        if (utf16 && blocks == LONG_ASCII_RUN)
-            return put_long_ascii_run_utf16(src, len, i, out, big_endian);
+    while (len - i >= 64) {
         block = _mm512_loadu_si512((const void *)(src + i));
         if (_mm512_movepi8_mask(block) != 0)
             break;
