@@ -464,10 +464,12 @@ int main(int argc, char **argv)
     }
 
     printf("utfkit C core, %sGB/s of input (median of %d rounds of >= %.0f ms, thread CPU "
-           "time)%s\nCPU features: %s\n",
-           ratios ? "fraction of memchr's" : "", rounds, 1000 * round_seconds,
-           ratios ? "" : "; memchr = memchr's read speed over the same buffer",
-           utfkit_cpu_features());
+           "time)%s\nmemset = memset's speed writing the operation's output into the same "
+           "buffer (GB/s of output; input at +%zu, output at +%zu from a 64-byte boundary), "
+           "best/ms = the best kernel's output speed over it\nCPU features: %s\n",
+           ratios ? "fraction of memchr's " : "", rounds, 1000 * round_seconds,
+           ratios ? "" : "; memchr = memchr's read speed over the same buffer", src_offset,
+           dst_offset, utfkit_cpu_features());
     printf("%-12s %-10s", "file", "operation");
     for (size_t k = 0; k < kernel_count; k++)
         printf(" %8s", kernels[k]);
