@@ -79,6 +79,20 @@ static inline void UTF_LENGTHS_NAME(utf16_block_maxima)(const vec_t *unit, vec_t
             highest[k] = vec_max_u16(highest[k], highest[k + width]);
 }
 
+/* The block of vectors at src, in unit[] (byte-swapped when big_endian);
+ * with copy, stored to dst as they were read. */
+static inline __attribute__((always_inline)) void
+UTF_LENGTHS_NAME(utf16_load_block)(const uint8_t *src, uint8_t *dst, int copy, int big_endian, vec_t *unit)
+{
+    for (int k = 0; k < UTF16_VALIDATE_STEP; k++) {
+        unit[k] = vec_load(src + k * VEC_BYTES);
+        if (copy)
+            vec_store(dst + k * VEC_BYTES, unit[k]);
+        if (big_endian)
+            unit[k] = vec_swap16(unit[k]);
+    }
+}
+
 /* 1 if src[0..len) is well-formed UTF-16 in the given byte order; with
  * copy, src[0..len) is stored to dst on the way (all of it when the answer
  * is 1; when it is 0, dst[0..len) holds a part of it). */
@@ -109,40 +123,32 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
             i = head;
         }
     }
-    int exact_blocks = 0; /* blocks left that skip the filter */
-    while (len - i >= UTF16_VALIDATE_STEP * VEC_BYTES) {
-        vec_t unit[UTF16_VALIDATE_STEP];
-        for (int k = 0; k < UTF16_VALIDATE_STEP; k++) {
-            unit[k] = vec_load(src + i + k * VEC_BYTES);
-            if (copy)
-                vec_store(dst + i + k * VEC_BYTES, unit[k]);
-            if (big_endian)
-                unit[k] = vec_swap16(unit[k]);
-        }
-        i += UTF16_VALIDATE_STEP * VEC_BYTES;
-        vec_t highest[UTF16_VALIDATE_STEP / 2];
-        if (exact_blocks == 0) {
-            UTF_LENGTHS_NAME(utf16_block_maxima)(unit, no_flip, highest, 4);
-            if (!vec_any_above_u16_x4(highest, below_surrogates)) {
-                /* no surrogate: a lead carried in from before is unpaired */
-                if (carry != 0)
-                    return 0;
-                continue;
-            }
-            exact_blocks = UTF16_VALIDATE_EXACT_BLOCKS;
-        } else {
-            exact_blocks--;
-        }
-        UTF_LENGTHS_NAME(utf16_block_maxima)(unit, surrogates_to_top, highest, 1);
-        if (!vec_any_above_u16(highest[0], below_flipped)) {
-            if (carry != 0)
-                return 0;
+    const size_t block = UTF16_VALIDATE_STEP * VEC_BYTES;
+    while (len - i >= block) {
+        vec_t unit[UTF16_VALIDATE_STEP], highest[UTF16_VALIDATE_STEP / 2];
+        UTF_LENGTHS_NAME(utf16_load_block)(src + i, copy ? dst + i : dst, copy, big_endian, unit);
+        i += block;
+        /* (no lead is carried into a block the filter passes: below) */
+        UTF_LENGTHS_NAME(utf16_block_maxima)(unit, no_flip, highest, 4);
+        if (!vec_any_above_u16_x4(highest, below_surrogates))
             continue;
+        /* This block and the next UTF16_VALIDATE_EXACT_BLOCKS, and any
+         * after them while a lead is carried, take the exact test alone. */
+        for (int exact_blocks = 0;; exact_blocks++) {
+            UTF_LENGTHS_NAME(utf16_block_maxima)(unit, surrogates_to_top, highest, 1);
+            if (vec_any_above_u16(highest[0], below_flipped)) {
+                for (int k = 0; k < UTF16_VALIDATE_STEP; k++)
+                    misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(unit[k], &carry);
+                if (misplaced != 0)
+                    return 0;
+            } else if (carry != 0) {
+                return 0; /* no surrogate: a lead carried in from before is unpaired */
+            }
+            if ((exact_blocks >= UTF16_VALIDATE_EXACT_BLOCKS && carry == 0) || len - i < block)
+                break;
+            UTF_LENGTHS_NAME(utf16_load_block)(src + i, copy ? dst + i : dst, copy, big_endian, unit);
+            i += block;
         }
-        for (int k = 0; k < UTF16_VALIDATE_STEP; k++)
-            misplaced |= UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(unit[k], &carry);
-        if (misplaced != 0)
-            return 0;
     }
     /* The units after the blocks (fewer than a block): their exact test
      * first, the lanes past the end loading as 0000 (flipped to 2000), and
@@ -173,13 +179,16 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
     return misplaced == 0 && carry == 0;
 }
 
+/* (one loop per byte order: no test of it inside) */
 int UTF_LENGTHS_NAME(utf16_validate)(const uint8_t *src, size_t len, int big_endian)
 {
-    return UTF_LENGTHS_NAME(utf16_validate_into)(src, len, big_endian, NULL, 0);
+    return big_endian ? UTF_LENGTHS_NAME(utf16_validate_into)(src, len, 1, NULL, 0)
+                      : UTF_LENGTHS_NAME(utf16_validate_into)(src, len, 0, NULL, 0);
 }
 
 int UTF_LENGTHS_NAME(utf16_copy_if_well_formed)(const uint8_t *src, size_t len, int big_endian,
                                                 uint8_t *dst)
 {
-    return UTF_LENGTHS_NAME(utf16_validate_into)(src, len, big_endian, dst, 1);
+    return big_endian ? UTF_LENGTHS_NAME(utf16_validate_into)(src, len, 1, dst, 1)
+                      : UTF_LENGTHS_NAME(utf16_validate_into)(src, len, 0, dst, 1);
 }
