@@ -159,8 +159,17 @@ static inline vec_t vec_held(vec_t v)
 
 /* ---- and those utf16_validate.h adds ---- */
 static inline void vec_store(uint8_t *p, vec_t v) { _mm256_storeu_si256((__m256i *)p, v); }
-static inline vec_t vec_add16(vec_t a, vec_t b) { return _mm256_add_epi16(a, b); }
-static inline vec_t vec_min_u16(vec_t a, vec_t b) { return _mm256_min_epu16(a, b); }
+static inline vec_t vec_max_u16(vec_t a, vec_t b) { return _mm256_max_epu16(a, b); }
+/* (AVX2 compares signed only: what saturates to 0 is at or below limit) */
+static inline int vec_any_above_u16(vec_t v, vec_t limit)
+{
+    vec_t above = _mm256_subs_epu16(v, limit);
+    return !_mm256_testz_si256(above, above);
+}
+static inline int vec_any_above_u16_x4(const vec_t *v, vec_t limit)
+{
+    return vec_any_above_u16(vec_max_u16(vec_max_u16(v[0], v[1]), vec_max_u16(v[2], v[3])), limit);
+}
 #include "utf16_validate.h"
 
 #if defined(__clang__)

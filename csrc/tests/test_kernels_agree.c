@@ -27,9 +27,11 @@
  * loops of each kernel, well-formed input or not).
  *
  * Then the validating counts on texts damaged at every position of their
- * first 1100 bytes in turn (every_position, below), and the conversions
- * whose blocks align their stores into an output at every offset of a
- * cache line (output_at_every_line_offset).
+ * first 1100 bytes in turn (every_position, below), the conversions whose
+ * blocks align their stores into an output at every offset of a cache line
+ * (output_at_every_line_offset), and UTF-16 validation with a misplaced
+ * surrogate at every position of long texts
+ * (utf16_surrogates_at_every_position).
  *
  * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
  * (default 200,000 inputs of up to 1200 bytes, one in 16 up to 4800;
@@ -615,6 +617,117 @@ static void output_at_every_line_offset(const char *const *kernels, size_t kerne
     printf("%llu conversions into every offset of a line under %zu kernels\n", inputs, kernel_count);
 }
 
+/* ---- UTF-16 surrogates at every position of the validation's blocks ----
+ *
+ * The vector kernels validate UTF-16 (D91) a block of up to 512 bytes at a
+ * time: a filter for units at or above D800 first, the exact surrogate test
+ * only when it fails, and then, for 16 blocks, the exact test alone; pairs
+ * are checked only in blocks with a surrogate, a lead in a block's last
+ * unit carried into the next.  Long texts of three kinds -- every unit
+ * below D800 (the filter holds throughout); one FF0C early on (the exact
+ * test alone for 16 blocks, then the filter again); well-formed pairs now
+ * and then (pairs across every block edge) -- each with a lone lead, a
+ * lone trail, a trail and a lead swapped, or a lone lead and a lone trail
+ * a block later, at every unit position in
+ * turn (--quick: the first 700 units and the last 1000, which take in the
+ * head, the first blocks, the filter's return and the units after the last
+ * block), at offsets from a 64-byte boundary (odd ones too); in both byte
+ * orders.  Every kernel against scalar: utfkit_validate, transcode to the
+ * same form strict (status, position, length) and with replacement (the
+ * copy fused with the validation: length and bytes). */
+static void put_unit(uint8_t *out, uint16_t unit, int big_endian)
+{
+    out[big_endian ? 1 : 0] = (uint8_t)unit;
+    out[big_endian ? 0 : 1] = (uint8_t)(unit >> 8);
+}
+
+static void utf16_agree(const uint8_t *src, size_t len, int form, uint8_t *dst, size_t cap,
+                        const char *const *kernels, size_t kernel_count)
+{
+    utfkit_set_backend("scalar");
+    int valid = utfkit_validate(src, len, form);
+    utfkit_result strict = utfkit_transcode(src, len, form, form, UTFKIT_STRICT, dst, cap);
+    utfkit_result replaced = utfkit_transcode(src, len, form, form, UTFKIT_REPLACE, dst, cap);
+    uint64_t replaced_digest = digest(dst, replaced.written <= cap ? replaced.written : cap);
+    for (size_t k = 1; k < kernel_count; k++) {
+        utfkit_set_backend(kernels[k]);
+        int got_valid = utfkit_validate(src, len, form);
+        utfkit_result got_strict = utfkit_transcode(src, len, form, form, UTFKIT_STRICT, dst, cap);
+        utfkit_result got_replaced = utfkit_transcode(src, len, form, form, UTFKIT_REPLACE, dst, cap);
+        if (got_valid != valid)
+            report(src, len, kernels[k], "UTF-16 validate (every position)", valid, got_valid);
+        if (got_strict.status != strict.status || got_strict.position != strict.position ||
+            got_strict.written != strict.written)
+            report(src, len, kernels[k], "UTF-16 -> same form, strict (every position): position",
+                   (long long)strict.position, (long long)got_strict.position);
+        if (got_replaced.written != replaced.written ||
+            digest(dst, got_replaced.written <= cap ? got_replaced.written : cap) != replaced_digest)
+            report(src, len, kernels[k], "UTF-16 -> same form, replace (every position): bytes",
+                   (long long)replaced.written, (long long)got_replaced.written);
+    }
+}
+
+static void utf16_surrogates_at_every_position(const char *const *kernels, size_t kernel_count,
+                                               int quick)
+{
+    /* 20 blocks of 512 bytes and 100 units more: past the 16 blocks of
+     * exact tests after the FF0C */
+    enum { UNITS = 20 * 256 + 100, FF0C_AT = 300 };
+    /* a unit, and another so many units on (0: none) */
+    static const struct {
+        uint16_t unit, later;
+        size_t distance;
+    } damages[] = {{0xD800, 0, 0}, {0xDC00, 0, 0}, {0xDFFF, 0xDBFF, 1},
+                   /* a lone lead, and a lone trail a block of avx2 / avx512
+                    * later: no lead may be carried over a block without
+                    * surrogates */
+                   {0xDBFF, 0xDC00, 129}, {0xDBFF, 0xDC00, 257}};
+    static const size_t offsets[] = {0, 34, 1};
+    uint16_t text[UNITS];
+    uint8_t *block = NULL, *dst = NULL;
+    size_t cap = 2 * UNITS + 64;
+    if (posix_memalign((void **)&block, 64, 2 * UNITS + 64) != 0 ||
+        posix_memalign((void **)&dst, 64, cap + 64) != 0)
+        return;
+    unsigned long long inputs = 0;
+    for (int kind = 0; kind < 3; kind++) {
+        for (size_t u = 0; u < UNITS; u++)
+            text[u] = below(5) == 0 ? (uint16_t)(0x20 + below(0x5F)) : (uint16_t)(0x4E00 + below(0x5000));
+        if (kind == 1)
+            text[FF0C_AT] = 0xFF0C; /* FULLWIDTH COMMA */
+        if (kind == 2)
+            for (size_t u = below(40); u + 1 < UNITS; u += 1 + below(80)) {
+                text[u] = (uint16_t)(0xD800 + below(0x400));
+                text[++u] = (uint16_t)(0xDC00 + below(0x400));
+            }
+        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+            uint8_t *src = block + offsets[o];
+            for (int big_endian = 0; big_endian < 2; big_endian++) {
+                int form = big_endian ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
+                for (size_t at = 0; at < UNITS; at++) {
+                    if (quick && at >= 700 && at + 1000 < UNITS)
+                        continue;
+                    for (size_t d = 0; d < sizeof damages / sizeof damages[0]; d++) {
+                        for (size_t u = 0; u < UNITS; u++)
+                            put_unit(src + 2 * u, text[u], big_endian);
+                        put_unit(src + 2 * at, damages[d].unit, big_endian);
+                        if (damages[d].later != 0 && at + damages[d].distance < UNITS)
+                            put_unit(src + 2 * (at + damages[d].distance), damages[d].later, big_endian);
+                        inputs++;
+                        /* the copy's stores align to dst: a head of its own */
+                        utf16_agree(src, 2 * UNITS, form, dst + (offsets[o] + 16) % 64, cap, kernels,
+                                    kernel_count);
+                    }
+                }
+            }
+        }
+    }
+    free(block);
+    free(dst);
+    printf("%llu UTF-16 texts with a misplaced surrogate at every position under %zu kernels\n", inputs,
+           kernel_count);
+}
+
 int main(int argc, char **argv)
 {
     size_t inputs = 200000, max_length = 1200;
@@ -758,6 +871,7 @@ int main(int argc, char **argv)
     every_position(available, kernels, inputs <= 20000);
     ranged_leads_at_block_edges(available, kernels);
     output_at_every_line_offset(available, kernels);
+    utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
         return 1;
