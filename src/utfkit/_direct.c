@@ -1,0 +1,587 @@
+/*
+ * utfkit._direct -- the C core called on Python objects, without cffi.
+ *
+ * The one job of this module: call the core on Python objects where cffi's
+ * own per-call cost would dominate.
+ *   - transcode_new makes a `bytes` object of a given room without
+ *     zero-filling it (PyBytes_FromStringAndSize(NULL, n)), has the core
+ *     write the conversion straight into it, and shrinks it to what was
+ *     written.  cffi can only hand out a `bytes` it copies into (ffi.unpack)
+ *     or one the caller zeroed (bytes(n)); at 64 KiB either costs about as
+ *     much as the conversion itself (README, "Latin-1").
+ *   - transcode_into writes into a caller's writable buffer (transcode's
+ *     out=), taking it with PyObject_GetBuffer instead of ffi.from_buffer,
+ *     which alone costs half of a 16-byte call.
+ *   - validate, check, count and sanitize are utfkit's public functions of
+ *     those names: they answer UTF-8 `bytes` here and hand every other call
+ *     to the binding's Python function (below).
+ *
+ * The core is not linked here a second time: the cffi module utfkit._native
+ * holds it, and the binding passes this module the addresses of the
+ * functions it calls once, at import (set_transcoder, set_utf8_entries).
+ *
+ * Built without Py_LIMITED_API: _PyBytes_Resize, the only way to shrink a
+ * `bytes` in place, is not in the limited API.  The cffi module stays abi3.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string.h>
+
+#include "utfkit.h"
+
+/* The signature of utfkit_transcode_packed, checked against its declaration
+ * in utfkit.h below, so the two cannot drift apart. */
+typedef int64_t (*transcode_packed_fn)(const uint8_t *src, size_t len, int how, uint8_t *dst, size_t cap);
+
+_Static_assert(_Generic(&utfkit_transcode_packed, transcode_packed_fn: 1, default: 0),
+               "transcode_packed_fn must match utfkit_transcode_packed in utfkit.h");
+
+/* Set once by set_transcoder(), before any transcode_new() call. */
+static transcode_packed_fn transcode_packed = NULL;
+
+/* Below this many input bytes the core call keeps the GIL.  Releasing and
+ * taking it back costs about 50 ns a call (measured: transcode_new of UTF-8
+ * into UTF-16LE, 16 B to 4 KiB, best of 25 rounds, 40-85 ns more with the
+ * release), 20 % of a 16-byte call, while the core converts 2 KiB in a few
+ * hundred ns: too little time for another thread to use.  The design's rule
+ * (DESIGN.md section 4: the GIL released around core calls, so threads
+ * scale) holds for every call that takes longer.  -D overrides it, for
+ * measuring. */
+#ifndef KEEP_GIL_BELOW
+#define KEEP_GIL_BELOW 2048
+#endif
+
+static PyObject *
+set_transcoder(PyObject *module, PyObject *address)
+{
+    (void)module;
+    void *function = PyLong_AsVoidPtr(address);
+    if (function == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "set_transcoder(): the address of utfkit_transcode_packed is NULL");
+        return NULL;
+    }
+    transcode_packed = (transcode_packed_fn)function;
+    Py_RETURN_NONE;
+}
+
+/* The core's conversion of src[0..len) into dst[0..cap): the GIL kept below
+ * KEEP_GIL_BELOW bytes of input, released around longer calls (DESIGN.md
+ * section 4: threads scale).  The caller keeps both memories alive and
+ * unmoved meanwhile (an exported buffer, or an immutable bytes object). */
+static int64_t
+packed_call(const uint8_t *src, Py_ssize_t len, int how, uint8_t *dst, size_t cap)
+{
+    int64_t written;
+    if (len < KEEP_GIL_BELOW)
+        return transcode_packed(src, (size_t)len, how, dst, cap);
+    Py_BEGIN_ALLOW_THREADS
+    written = transcode_packed(src, (size_t)len, how, dst, cap);
+    Py_END_ALLOW_THREADS
+    return written;
+}
+
+/* Room given to the core beyond a conversion's worst case.  The core's
+ * readers write straight into the output only while it has room for the
+ * worst case of what they read plus 32 input bytes more (sink_drive.h,
+ * SINK_STEP_MAX); nearer its end they stage every step and copy it, which
+ * cost about 250 ns a call (UTF-8 -> UTF-16LE, 1 KiB: 298 ns with the
+ * worst case as room, 54 ns with this much more; 64 B: 495 and 18 ns).
+ * 32 input bytes are at most 128 output bytes (ASCII into UTF-32). */
+#define ROOM_SLACK 128
+
+/* `prefix`, then the conversion of src[0..len) written into room for
+ * `capacity` bytes after it (and ROOM_SLACK more), as one new bytes shrunk
+ * to its size; None (a new reference) when the core reports a status other
+ * than OK; NULL with an exception set when memory runs out. */
+static PyObject *
+new_bytes_of(const uint8_t *src, Py_ssize_t len, int how, const char *prefix, Py_ssize_t prefix_length,
+             Py_ssize_t capacity)
+{
+    if (capacity > PY_SSIZE_T_MAX - prefix_length - ROOM_SLACK) {
+        PyErr_SetString(PyExc_OverflowError, "transcode_new(): the output would be too large");
+        return NULL;
+    }
+    PyObject *output = PyBytes_FromStringAndSize(NULL, prefix_length + capacity + ROOM_SLACK);
+    if (output == NULL)
+        return NULL;
+    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(output);
+    if (prefix_length)
+        memcpy(start, prefix, (size_t)prefix_length);
+    int64_t written = packed_call(src, len, how, start + prefix_length, (size_t)capacity + ROOM_SLACK);
+    if (written < 0) {
+        Py_DECREF(output);
+        Py_RETURN_NONE;
+    }
+    /* written <= capacity: the core never writes past cap and reports OK
+     * only when everything fit */
+    Py_ssize_t size = prefix_length + (Py_ssize_t)written;
+    if (size != PyBytes_GET_SIZE(output) && _PyBytes_Resize(&output, size) != 0)
+        return NULL; /* _PyBytes_Resize freed it and set MemoryError */
+    return output;
+}
+
+/* transcode_new(data, how, capacity[, prefix]) -> bytes | None
+ *
+ * `prefix`, then utfkit_transcode_packed(data, how) written into room for
+ * `capacity` bytes after it, as one new `bytes`; None when the call reports
+ * a status other than OK (the caller calls the core again for the whole
+ * result, which is deterministic). */
+static PyObject *
+transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs < 3 || nargs > 4) {
+        PyErr_Format(PyExc_TypeError, "transcode_new() takes 3 or 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (transcode_packed == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "transcode_new(): set_transcoder() was not called");
+        return NULL;
+    }
+    long how = PyLong_AsLong(args[1]);
+    if (how == -1 && PyErr_Occurred())
+        return NULL;
+    if (how < 0 || how > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "transcode_new(): 'how' out of range");
+        return NULL;
+    }
+    Py_ssize_t capacity = PyLong_AsSsize_t(args[2]);
+    if (capacity == -1 && PyErr_Occurred())
+        return NULL;
+    if (capacity < 0) {
+        PyErr_SetString(PyExc_ValueError, "transcode_new(): 'capacity' must not be negative");
+        return NULL;
+    }
+    const char *prefix = NULL;
+    Py_ssize_t prefix_length = 0;
+    if (nargs == 4) {
+        if (!PyBytes_Check(args[3])) {
+            PyErr_Format(PyExc_TypeError, "transcode_new(): 'prefix' must be bytes, not '%.100s'",
+                         Py_TYPE(args[3])->tp_name);
+            return NULL;
+        }
+        prefix = PyBytes_AS_STRING(args[3]);
+        prefix_length = PyBytes_GET_SIZE(args[3]);
+    }
+    /* the whole object's size must fit in a Py_ssize_t (new_bytes_of checks
+     * it with its slack; PyBytes_FromStringAndSize checks the header on top) */
+    if (capacity > PY_SSIZE_T_MAX - prefix_length - ROOM_SLACK) {
+        PyErr_SetString(PyExc_OverflowError, "transcode_new(): the output would be too large");
+        return NULL;
+    }
+
+    Py_buffer source;
+    /* PyBUF_SIMPLE: one C-contiguous run of bytes, as the binding's
+     * input_view accepts (a memoryview refuses it when not C-contiguous) */
+    if (PyObject_GetBuffer(args[0], &source, PyBUF_SIMPLE) != 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "transcode_new(): 'data' must be a C-contiguous bytes-like object, not '%.100s'",
+                     Py_TYPE(args[0])->tp_name);
+        return NULL;
+    }
+
+    /* `source` stays exported during the call: its memory cannot move or be freed */
+    PyObject *output = new_bytes_of(source.buf, source.len, (int)how, prefix, prefix_length, capacity);
+    PyBuffer_Release(&source);
+    return output;
+}
+
+/* The conversion of `data` written into `out`: the length written, or None
+ * (a new reference) for anything the binding's cffi path must handle. */
+static PyObject *
+into_buffer(PyObject *data, int how, PyObject *out)
+{
+    Py_buffer source, target;
+    if (PyObject_GetBuffer(data, &source, PyBUF_SIMPLE) != 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    /* PyBUF_WRITABLE: one C-contiguous, writable run of bytes, as the
+     * binding's output_view accepts */
+    if (PyObject_GetBuffer(out, &target, PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&source);
+        Py_RETURN_NONE;
+    }
+    /* both buffers stay exported during the call */
+    int64_t written = packed_call(source.buf, source.len, how, target.buf, (size_t)target.len);
+    PyBuffer_Release(&target);
+    PyBuffer_Release(&source);
+    if (written < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong((long long)written);
+}
+
+/* transcode_into(data, how, out) -> int | None
+ *
+ * utfkit_transcode_packed(data, how) written into the writable buffer `out`:
+ * the number of bytes written, or None when the core reports another status
+ * (output too small, overlap, ill-formed input) or when `data` or `out` is
+ * not a buffer of the kind the binding takes.  None hands the call back to
+ * the binding's cffi path, which runs it again and raises what that path
+ * raises.  Taking both buffers here costs about 60 ns; cffi's from_buffer
+ * for `out` alone costs about 150 ns, half of a 16-byte conversion. */
+static PyObject *
+transcode_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "transcode_into() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (transcode_packed == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "transcode_into(): set_transcoder() was not called");
+        return NULL;
+    }
+    long how = PyLong_AsLong(args[1]);
+    if (how == -1 && PyErr_Occurred())
+        return NULL;
+    if (how < 0 || how > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "transcode_into(): 'how' out of range");
+        return NULL;
+    }
+    return into_buffer(args[0], (int)how, args[2]);
+}
+
+/* ---- validate, check and count of UTF-8 `bytes`, called straight from Python ----
+ *
+ * utfkit.validate, utfkit.check and utfkit.count are these functions.  A
+ * call with a `bytes` object and UTF-8 (the default, or the very "utf-8"
+ * object the binding passes) is answered here: the core's answer for the
+ * valid case, with no Python frame and no cffi call in between (a Python
+ * function that only returns True already costs what CPython's
+ * bytes.decode() spends on 16 bytes).  Every other call -- another
+ * encoding, another buffer type, keywords, an answer that is an error to
+ * raise -- goes to the binding's Python function of the same name, with the
+ * same arguments. */
+
+typedef int (*utf8_validate_fn)(const uint8_t *src, size_t len);
+typedef size_t (*utf8_count_fn)(const uint8_t *src, size_t len);
+
+_Static_assert(_Generic(&utfkit_utf8_validate, utf8_validate_fn: 1, default: 0),
+               "utf8_validate_fn must match utfkit_utf8_validate in utfkit.h");
+_Static_assert(_Generic(&utfkit_utf8_count, utf8_count_fn: 1, default: 0),
+               "utf8_count_fn must match utfkit_utf8_count in utfkit.h");
+
+/* Set once by set_utf8_entries(), before any call below. */
+static utf8_validate_fn utf8_validate = NULL;
+static utf8_count_fn utf8_count = NULL;
+static PyObject *utf8_name = NULL; /* the binding's "utf-8" object */
+static PyObject *validate_fallback = NULL, *check_fallback = NULL, *count_fallback = NULL,
+                *sanitize_fallback = NULL;
+
+static PyObject *
+set_utf8_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "set_utf8_entries() takes 7 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    void *validate_address = PyLong_AsVoidPtr(args[0]);
+    if (validate_address == NULL && PyErr_Occurred())
+        return NULL;
+    void *count_address = PyLong_AsVoidPtr(args[1]);
+    if (count_address == NULL && PyErr_Occurred())
+        return NULL;
+    if (validate_address == NULL || count_address == NULL || !PyUnicode_Check(args[2])
+        || !PyCallable_Check(args[3]) || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])
+        || !PyCallable_Check(args[6])) {
+        PyErr_SetString(PyExc_TypeError, "set_utf8_entries(validate_address, count_address, 'utf-8', "
+                                         "validate, check, count, sanitize)");
+        return NULL;
+    }
+    utf8_validate = (utf8_validate_fn)validate_address;
+    utf8_count = (utf8_count_fn)count_address;
+    PyObject **slots[] = {&utf8_name, &validate_fallback, &check_fallback, &count_fallback, &sanitize_fallback};
+    for (size_t i = 0; i < 5; i++) {
+        Py_INCREF(args[2 + i]);
+        Py_XSETREF(*slots[i], args[2 + i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* 1 if `encoding` is the binding's "utf-8" object, or a str spelling
+ * "utf-8" or "utf8" exactly (every other alias goes the binding's way, which
+ * knows them all). */
+static int
+names_utf8(PyObject *encoding)
+{
+    if (encoding == utf8_name)
+        return 1;
+    if (!PyUnicode_CheckExact(encoding))
+        return 0;
+    return PyUnicode_CompareWithASCIIString(encoding, "utf-8") == 0
+           || PyUnicode_CompareWithASCIIString(encoding, "utf8") == 0;
+}
+
+/* The `bytes` object to answer here, or NULL for the fallback: one
+ * positional `bytes` argument and either no encoding or UTF-8 named. */
+static PyObject *
+utf8_bytes_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    if (kwnames != NULL || utf8_validate == NULL || (given != 1 && !(given == 2 && names_utf8(args[1]))))
+        return NULL;
+    return PyBytes_CheckExact(args[0]) ? args[0] : NULL;
+}
+
+static int
+utf8_bytes_valid(PyObject *data)
+{
+    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    int valid;
+    if (length < KEEP_GIL_BELOW)
+        return utf8_validate(start, (size_t)length);
+    Py_BEGIN_ALLOW_THREADS /* a bytes object is immutable: nothing can change it meanwhile */
+    valid = utf8_validate(start, (size_t)length);
+    Py_END_ALLOW_THREADS
+    return valid;
+}
+
+static PyObject *
+fallback(PyObject *function, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (function == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_utf8_entries() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(function, args, nargs, kwnames);
+}
+
+static PyObject *
+validate(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL)
+        return fallback(validate_fallback, args, nargs, kwnames);
+    return PyBool_FromLong(utf8_bytes_valid(data));
+}
+
+static PyObject *
+check(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL || !utf8_bytes_valid(data))
+        return fallback(check_fallback, args, nargs, kwnames); /* it raises CPython's error */
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL || !utf8_bytes_valid(data))
+        return fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
+    Py_INCREF(data); /* well-formed: the object itself, as the binding returns it */
+    return data;
+}
+
+static PyObject *
+count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    if (data == NULL)
+        return fallback(count_fallback, args, nargs, kwnames);
+    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    size_t counted;
+    if (length < KEEP_GIL_BELOW) {
+        counted = utf8_count(start, (size_t)length);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        counted = utf8_count(start, (size_t)length);
+        Py_END_ALLOW_THREADS
+    }
+    return PyLong_FromSize_t(counted);
+}
+
+/* ---- transcode, called straight from Python ----
+ *
+ * utfkit.transcode is this function.  The binding keeps a dict, `plans`,
+ * of the conversions that need nothing but the core: (from_, to, errors)
+ * as the caller named them -> (how, unit, per_unit), where the output of
+ * n input bytes has room -(-n // unit) * per_unit (the binding's
+ * worst_case_size).  A call whose names are in it is answered here: a
+ * `bytes` input up to one_pass_room bytes into a new `bytes` (the binding's
+ * one-pass rule), any buffer into an `out=` buffer.  Every other call --
+ * names not (yet) in the dict, byte-order marks, conversions whose
+ * well-formed input is returned as it is, larger inputs, other buffer
+ * types, and any error to raise -- goes to the binding's transcode with the
+ * same arguments; it adds each new plan of the first kind to the dict. */
+
+static PyObject *plans = NULL, *strict_name = NULL, *out_name = NULL, *transcode_fallback = NULL;
+static Py_ssize_t one_pass_room = 0;
+
+static PyObject *
+set_transcode_entry(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4 || !PyDict_CheckExact(args[0]) || !PyUnicode_CheckExact(args[1]) || !PyCallable_Check(args[2])
+        || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "set_transcode_entry(plans: dict, 'strict', transcode, one_pass_room: int)");
+        return NULL;
+    }
+    Py_ssize_t room = PyLong_AsSsize_t(args[3]);
+    if (room == -1 && PyErr_Occurred())
+        return NULL;
+    if (out_name == NULL && (out_name = PyUnicode_InternFromString("out")) == NULL)
+        return NULL;
+    one_pass_room = room;
+    PyObject **slots[] = {&plans, &strict_name, &transcode_fallback};
+    for (size_t i = 0; i < 3; i++) {
+        Py_INCREF(args[i]);
+        Py_XSETREF(*slots[i], args[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* The plan (how, unit, per_unit) for from_, to and errors, or 0 when the
+ * dict has none (or an entry that is not three small ints). */
+static int
+find_plan(PyObject *from_, PyObject *to, PyObject *errors, int *how, Py_ssize_t *unit, Py_ssize_t *per_unit)
+{
+    PyObject *key = PyTuple_Pack(3, from_, to, errors);
+    if (key == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *plan = PyDict_GetItemWithError(plans, key); /* borrowed */
+    Py_DECREF(key);
+    if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 3) {
+        PyErr_Clear(); /* an unhashable name, say: the binding's own error */
+        return 0;
+    }
+    long values[3];
+    for (Py_ssize_t i = 0; i < 3; i++) {
+        values[i] = PyLong_AsLong(PyTuple_GET_ITEM(plan, i));
+        if (values[i] < (i == 0 ? 0 : 1) || values[i] > INT_MAX) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    *how = (int)values[0];
+    *unit = values[1];
+    *per_unit = values[2];
+    return 1;
+}
+
+static PyObject *
+transcode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    PyObject *out = NULL;
+    if (plans == NULL || given < 3)
+        goto fallback;
+    if (kwnames != NULL) { /* out= by keyword, the usual spelling */
+        if (given > 4 || PyTuple_GET_SIZE(kwnames) != 1 || PyTuple_GET_ITEM(kwnames, 0) != out_name)
+            goto fallback;
+        out = args[given];
+    } else if (given == 5) {
+        out = args[4];
+    } else if (given > 5) {
+        goto fallback;
+    }
+    if (out == Py_None)
+        out = NULL;
+    int how;
+    Py_ssize_t unit, per_unit;
+    if (!find_plan(args[1], args[2], given >= 4 ? args[3] : strict_name, &how, &unit, &per_unit))
+        goto fallback;
+    PyObject *result;
+    if (out != NULL) {
+        result = into_buffer(args[0], how, out);
+    } else {
+        PyObject *data = args[0];
+        if (!PyBytes_CheckExact(data) || PyBytes_GET_SIZE(data) > one_pass_room)
+            goto fallback;
+        Py_ssize_t length = PyBytes_GET_SIZE(data);
+        Py_ssize_t capacity = (length + unit - 1) / unit * per_unit; /* at most 6 x one_pass_room */
+        if (capacity > one_pass_room && capacity > length)
+            goto fallback; /* the binding's rule: scratch and a copy, or measure first */
+        /* a bytes object is immutable: it needs no export during the call */
+        result = new_bytes_of((const uint8_t *)PyBytes_AS_STRING(data), length, how, NULL, 0, capacity);
+    }
+    if (result != Py_None)
+        return result; /* the answer, or NULL with MemoryError set */
+    Py_DECREF(result);
+fallback:
+    if (transcode_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_transcode_entry() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(transcode_fallback, args, nargs, kwnames);
+}
+
+static PyMethodDef direct_methods[] = {
+    {"set_transcoder", set_transcoder, METH_O,
+     "set_transcoder(address): the address of utfkit_transcode_packed, from the cffi module."},
+    {"transcode_new", (PyCFunction)(void (*)(void))transcode_new, METH_FASTCALL,
+     "transcode_new(data, how, capacity[, prefix]) -> bytes | None"},
+    {"transcode_into", (PyCFunction)(void (*)(void))transcode_into, METH_FASTCALL,
+     "transcode_into(data, how, out) -> int | None"},
+    {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
+     "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_transcode_entry", (PyCFunction)(void (*)(void))set_transcode_entry, METH_FASTCALL,
+     "set_transcode_entry(plans, strict, transcode, one_pass_room)"},
+    {"transcode", (PyCFunction)(void (*)(void))transcode, METH_FASTCALL | METH_KEYWORDS,
+     "transcode($module, /, data, from_, to, errors='strict', out=None)\n--\n\n"
+     "Convert `data` from one encoding form to another, buffer to buffer.\n\n"
+     "Equal to ``bytes(data).decode(from_, errors).encode(to)`` with no ``str`` in\n"
+     "between.  `errors` is ``\"strict\"`` (raise UnicodeDecodeError with CPython's\n"
+     "start, end and reason), ``\"replace\"`` (U+FFFD per maximal subpart of UTF-8, per\n"
+     "unpaired surrogate or invalid unit of UTF-16/UTF-32) or ``\"ignore\"``.\n\n"
+     "Returns ``bytes``; or, with `out` (any writable buffer), writes there and returns\n"
+     "the number of bytes written, raising ValueError if `out` is too small or overlaps\n"
+     "`data` -- nothing is ever written past its end."},
+    {"validate", (PyCFunction)(void (*)(void))validate, METH_FASTCALL | METH_KEYWORDS,
+     "validate($module, /, data, encoding='utf-8')\n--\n\n"
+     "True if `data` is well-formed in `encoding` (UTF-8: Unicode 3.9 Table 3-7 exactly)."},
+    {"check", (PyCFunction)(void (*)(void))check, METH_FASTCALL | METH_KEYWORDS,
+     "check($module, /, data, encoding='utf-8')\n--\n\n"
+     "Raise UnicodeDecodeError at the first ill-formed subsequence of `data`.\n\n"
+     "``start``, ``end`` and ``reason`` are those of ``bytes(data).decode(encoding)``;\n"
+     "for UTF-8, ``end - start`` is the length of the maximal subpart (Unicode 3.9, D93b)."},
+    {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL | METH_KEYWORDS,
+     "count($module, /, data, encoding='utf-8')\n--\n\n"
+     "Number of code points ``decode(data, encoding, errors=\"replace\")`` yields."},
+    {"sanitize", (PyCFunction)(void (*)(void))sanitize, METH_FASTCALL | METH_KEYWORDS,
+     "sanitize($module, /, data, encoding='utf-8')\n--\n\n"
+     "`data` with each ill-formed subsequence replaced by U+FFFD, in the same form.\n\n"
+     "For UTF-8 each maximal subpart becomes EF BF BD; for UTF-16 and UTF-32, each\n"
+     "unit CPython's ``replace`` handler replaces.  Returns `data` itself when it is a\n"
+     "``bytes`` object and already valid."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef direct_module = {
+    PyModuleDef_HEAD_INIT,
+    "utfkit._direct",
+    "utfkit's C core called on Python objects without cffi: transcode into a new bytes or an out= buffer, "
+    "and validate, check, count and sanitize of UTF-8 bytes.",
+    -1,
+    direct_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__direct(void)
+{
+    PyObject *module = PyModule_Create(&direct_module);
+    if (module != NULL && PyModule_AddIntConstant(module, "ROOM_SLACK", ROOM_SLACK) != 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
