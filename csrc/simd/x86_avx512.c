@@ -746,6 +746,125 @@ static inline __attribute__((always_inline)) size_t utf8_census_steps_avx512(
     return i;
 }
 
+/* ---- the steps again, in a loop of their own, second bytes checked at their lead ----
+ *
+ * The steps above without 4-byte leads, over many blocks in one loop that
+ * keeps its state in registers (gcc keeps the census state of the steps
+ * above partly in memory and in mask registers): the masks of the leads
+ * of the vector before stand in for the carry, so the continuation bytes
+ * expected are two SHLDs; a step with no lead is ASCII (or an error).
+ *
+ * Where nearly every block has a lead whose second byte has a range of
+ * its own (Indic and Thai scripts: E0; Hangul: ED), the range is checked
+ * at the lead, not at the second byte: VPERMB indexed by the bytes
+ * themselves, masked by the lead mask that the structure check compares
+ * anyway, gives each lead C0..FF the number utf8_second_byte_offsets
+ * gives it (Unicode 3.9 Table 3-7: E0 A0..BF, ED 80..9F; every byte F0..FF
+ * an error), which is added to the byte after it (an unaligned load).  No
+ * compare of the bytes before is needed: one operation less per vector on
+ * the port that runs VPERMB and the compares.  A lead followed by a byte
+ * that is not a continuation byte breaks the structure anyway, so what its
+ * sum says does not matter; the lead before the first step is checked on
+ * its own.  Elsewhere every lead with a range of its own is taken for an
+ * error, as in the steps above.  A block with an error (or a 4-byte lead)
+ * is left to the steps above. */
+
+/* The high 64 bits of the 128-bit mask (high:low) shifted left by 1 and
+ * by 2, as utf8_census_shifted_in, in one instruction each (SHLD): gcc
+ * writes three, or goes through memory for a 128-bit shift. */
+static inline uint64_t utf8_census_shifted_in_1(uint64_t high, uint64_t low)
+{
+    __asm__("shldq $1, %1, %0" : "+r"(high) : "r"(low) : "cc");
+    return high;
+}
+
+static inline uint64_t utf8_census_shifted_in_2(uint64_t high, uint64_t low)
+{
+    __asm__("shldq $2, %1, %0" : "+r"(high) : "r"(low) : "cc");
+    return high;
+}
+
+/* From src[i] (i > 0, the state error-free), blocks while `stop` is not
+ * reached and a byte follows the step (the second byte of a lead at its
+ * end), counted in *s; with `second_bytes`, the second bytes checked at
+ * their leads, without, the leads with a range of their own taken for
+ * errors.  Returns where it stopped: at the start of the first block with
+ * an error or a 4-byte lead (i if it is the first). */
+static inline __attribute__((always_inline)) size_t utf8_census_lead_steps_avx512(
+    const utf8_census_constants_avx512 *k, utf8_census_state_avx512 *s, const uint8_t *src, size_t i, size_t len,
+    size_t stop, int second_bytes)
+{
+    const vec_t floor = k->continuation_floor, lead3 = k->lead3, offsets = k->offsets_without_four_byte,
+                ranged_leads = k->ranged_leads;
+    /* the lead before src[i], whose second byte src[i] is */
+    if (src[i - 1] >= 0xC0 && ((src[i] + utf8_second_byte_offsets[1][src[i - 1] & 0x3F]) & 0x40) != 0)
+        return i;
+    if (s->carry > 3)
+        return i; /* a 4-byte lead before */
+    /* the leads of the vector before, as far as they reach into the next:
+     * the carry's bit 0 from a lead C0..FF at its last byte, bit 1 from a
+     * lead E0..FF there */
+    uint64_t lead2_before = s->carry << 63, lead3_before = s->carry >> 1 << 63;
+    size_t continuations = s->continuations;
+    while (i < stop && len - i > 2 * VEC_BYTES) {
+        const size_t block_start = i, block_end = i + UTF8_CENSUS_BLOCK;
+        const uint64_t block_lead2 = lead2_before, block_lead3 = lead3_before;
+        const size_t block_continuations = continuations;
+        uint64_t structure = 0;
+        vec_t range = vec_splat(0);
+        do {
+            vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
+            __mmask64 leads_first = _mm512_cmpge_epu8_mask(first, floor),
+                      leads_second = _mm512_cmpge_epu8_mask(second, floor);
+            uint64_t lead2_first = utf8_census_bits(leads_first), lead2_second = utf8_census_bits(leads_second);
+            uint64_t c_first = utf8_census_bits(_mm512_cmplt_epi8_mask(first, floor)),
+                     c_second = utf8_census_bits(_mm512_cmplt_epi8_mask(second, floor));
+            if ((lead2_first | lead2_second) == 0) {
+                /* no lead: ASCII, or an error */
+                structure |= lead2_before >> 63 | lead3_before >> 62 | c_first | c_second;
+                lead2_before = lead3_before = 0;
+                i = utf8_census_ascii_run_avx512(src, i + 2 * VEC_BYTES, len);
+                continue;
+            }
+            uint64_t lead3_first = utf8_census_bits(_mm512_cmpge_epu8_mask(first, lead3)),
+                     lead3_second = utf8_census_bits(_mm512_cmpge_epu8_mask(second, lead3));
+            uint64_t expected_first = utf8_census_shifted_in_1(lead2_first, lead2_before) |
+                                      utf8_census_shifted_in_2(lead3_first, lead3_before);
+            uint64_t expected_second = utf8_census_shifted_in_1(lead2_second, lead2_first) |
+                                       utf8_census_shifted_in_2(lead3_second, lead3_first);
+            structure |= (expected_first ^ c_first) | (expected_second ^ c_second);
+            lead2_before = lead2_second;
+            lead3_before = lead3_second;
+            if (second_bytes) {
+                vec_t sums_first =
+                    _mm512_maskz_add_epi8(leads_first, vec_load(src + i + 1),
+                                          _mm512_maskz_permutexvar_epi8(leads_first, first, offsets));
+                vec_t sums_second =
+                    _mm512_maskz_add_epi8(leads_second, vec_load(src + i + VEC_BYTES + 1),
+                                          _mm512_maskz_permutexvar_epi8(leads_second, second, offsets));
+                range = _mm512_ternarylogic_epi64(range, sums_first, sums_second, TERNARY_OR3);
+            } else {
+                range = _mm512_ternarylogic_epi64(range,
+                                                  _mm512_maskz_permutexvar_epi8(leads_first, first, ranged_leads),
+                                                  _mm512_maskz_permutexvar_epi8(leads_second, second, ranged_leads),
+                                                  TERNARY_OR3);
+            }
+            continuations += (size_t)__builtin_popcountll(c_first) + (size_t)__builtin_popcountll(c_second);
+            i += 2 * VEC_BYTES;
+        } while (i < block_end && len - i > 2 * VEC_BYTES);
+        if ((structure | (uint64_t)_mm512_test_epi8_mask(range, vec_splat(0x40))) != 0) {
+            i = block_start;
+            lead2_before = block_lead2;
+            lead3_before = block_lead3;
+            continuations = block_continuations;
+            break;
+        }
+    }
+    s->carry = lead2_before >> 63 | lead3_before >> 62;
+    s->continuations = continuations;
+    return i;
+}
+
 /* ---- runs of 4-byte characters with lead F0 (emoji, CJK extension B) ----
  *
  * Where every character is 4 bytes long, the leads stand every 4 bytes,
@@ -858,26 +977,6 @@ static size_t utf8_census_hand_over_avx512(const utf8_census_state_avx512 *s, co
 /* The bytes looked at to choose a loop for the census. */
 #define UTF8_CENSUS_SAMPLE (8 * VEC_BYTES)
 
-/* 1 if src[0..len) looks like text of 1- and 2-byte characters (Latin,
- * Greek, Cyrillic, Hebrew, Arabic scripts): among its first
- * UTF8_CENSUS_SAMPLE bytes, leads C0..DF, and at least four times as many
- * as leads E0..FF.  utf8_scan_avx512 is faster on such text (its steps
- * with no byte E0..FF run only the pair rules: 0.33-0.35 of memchr against
- * 0.30-0.31 for the loop above), the loop above on the rest (CJK, Indic,
- * and ASCII with a few others: 0.30-0.32 against 0.25-0.27). */
-static inline int utf8_census_two_byte_text(const uint8_t *src, size_t len)
-{
-    size_t sample = len < UTF8_CENSUS_SAMPLE ? len : UTF8_CENSUS_SAMPLE, two = 0, wider = 0;
-    for (size_t i = 0; i < sample; i += VEC_BYTES) {
-        vec_t v = sample - i >= VEC_BYTES ? vec_load(src + i) : vec_load_partial(src + i, sample - i);
-        uint64_t lead = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xC0)),
-                 wide = (uint64_t)_mm512_cmpge_epu8_mask(v, vec_splat(0xE0));
-        two += (size_t)__builtin_popcountll(lead & ~wide);
-        wider += (size_t)__builtin_popcountll(wide);
-    }
-    return two != 0 && two >= 4 * wider;
-}
-
 /* 1 if among the first UTF8_CENSUS_SAMPLE bytes of src[0..len) is a lead
  * C0, C1, E0, ED or F0..FF (Indic and Thai scripts: E0; Hangul: ED):
  * text whose blocks all check their second bytes. */
@@ -896,8 +995,6 @@ static inline int utf8_census_ranged_text(const uint8_t *src, size_t len)
 
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census)
 {
-    if (utf8_census_two_byte_text(src, len))
-        return utf8_scan_avx512(src, len, 1, census, UTF8_LOOKUP_UTF8);
     utf8_census_constants_avx512 k;
     k.continuation_floor = vec_splat(0xC0); /* -64: 80..BF are the signed bytes below it */
     k.lead3 = vec_splat(0xE0);
@@ -946,8 +1043,27 @@ size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *
                 /* (the lead before the block has its second byte in it) */
                 int ranged = ranged_text || full_range_blocks > 0 ||
                              (src[i - 1] >= 0xC0 && utf8_ranged_leads[src[i - 1] & 0x3F] != 0);
+                /* First the loop of its own: over the rest of the text, up
+                 * to an error, a 4-byte lead or (second bytes not checked)
+                 * a lead with a range of its own; or over one block with
+                 * the second bytes checked after such a lead. */
+                if (ranged_text)
+                    end = utf8_census_lead_steps_avx512(&k, &s, src, i, len, len, 1);
+                else if (full_range_blocks > 0)
+                    end = utf8_census_lead_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 1);
+                else
+                    end = utf8_census_lead_steps_avx512(&k, &s, src, i, len, len, 0);
                 if (full_range_blocks > 0)
                     full_range_blocks--;
+                if (end != i) {
+                    /* (the head vector's errors are in s) */
+                    if (utf8_census_failed(&s))
+                        return utf8_lookup_boundary_before(src, clean);
+                    counted_four_byte = 0;
+                    clean = i = end;
+                    continue;
+                }
+                /* Then, for that block, the steps above */
                 if (!ranged) {
                     end = utf8_census_steps_avx512(&k, &s, src, i, len, i + UTF8_CENSUS_BLOCK, 0, 0);
                     if (utf8_census_failed(&s)) {

@@ -461,6 +461,87 @@ static void ranged_leads_at_block_edges(const char *const *kernels, size_t kerne
     printf("%llu CJK texts with E0/ED at vector ends under %zu kernels\n", inputs, kernel_count);
 }
 
+/* ---- second bytes after E0 and ED in Indic, Thai and Hangul text ----
+ *
+ * Text whose first bytes have a lead E0 or ED (Devanagari, Thai: E0;
+ * Hangul: EA..ED) has the second byte of such leads checked at the lead on
+ * avx512: steps of 128 bytes, tested for errors once a block of 512, with
+ * the lead's second byte read one byte on (in the next step or block for a
+ * lead at a step's last byte), and the lead before the first step checked
+ * on its own.  A block with a 4-byte character is left to the general
+ * steps, and the eight after it too, so the run is entered again
+ * mid-text.  Unicode 3.9 Table 3-7: E0 takes A0..BF, ED 80..9F; an
+ * ill-formed pair (E0 80..9F, ED A0..BF) and a well-formed one at the ends
+ * of that range, with the lead at every byte of the first blocks (every
+ * position in a step, at each step's and block's end, before and after the
+ * first 64-byte boundary), and around where the run is entered again after
+ * a 4-byte character. */
+/* Characters from code points script[0] .. script[0] + script[1] - 1
+ * written from out[n] while they fit before out[end], with a space now and
+ * then, and with `four_byte`, U+1F600 as the first character from byte
+ * 100 on; returns where they end. */
+static size_t script_text(uint8_t *out, size_t n, size_t end, const uint32_t script[2], int four_byte)
+{
+    while (n + 4 <= end) {
+        if (four_byte && n >= 100) {
+            n += put_utf8(out + n, 0x1F600);
+            four_byte = 0;
+        } else if (below(12) == 0) {
+            out[n++] = ' ';
+        } else {
+            n += put_utf8(out + n, script[0] + (uint32_t)below(script[1]));
+        }
+    }
+    return n;
+}
+
+static void ranged_text_second_bytes(const char *const *kernels, size_t kernel_count, int quick)
+{
+    /* the first code point and how many: Devanagari (E0 A4..A5), Thai (E0
+     * B8..B9), Hangul syllables (EA B0 .. ED 9E) */
+    static const uint32_t scripts[][2] = {{0x0900, 0x80}, {0x0E00, 0x80}, {0xAC00, 0xD7A4 - 0xAC00}};
+    /* (--quick: the first three) */
+    static const char *const pairs[] = {"\xE0\x9F\xBF", "\xED\xA0\x80", "\xED\x9F\xBF",
+                                        "\xE0\xA0\x80", "\xE0\x80\x80", "\xED\xBF\xBF"};
+    enum { LENGTH = 5600 };
+    /* where a run entered again after the 4-byte character at byte 100
+     * starts: 1 + 8 blocks of 512 past the first 64-byte boundary */
+    const size_t again = 9 * 512;
+    uint8_t *block = NULL;
+    if (posix_memalign((void **)&block, 64, LENGTH + 64) != 0)
+        return;
+    uint8_t text[LENGTH];
+    unsigned long long inputs = 0;
+    for (size_t s = 0; s < sizeof scripts / sizeof scripts[0]; s++)
+        for (int four_byte = 0; four_byte < 2; four_byte++)
+            for (size_t offset = 0; offset < 64; offset += quick ? 61 : 29) {
+                uint8_t *src = block + offset;
+                size_t head = 64 - offset; /* the first 64-byte boundary */
+                size_t first = 0, last = 3 * 512 + head;
+                if (four_byte) {
+                    first = again + head - 140;
+                    last = again + head + 140;
+                }
+                for (size_t at = first; at < last; at++)
+                    for (size_t p = 0; p < (quick ? 3 : sizeof pairs / sizeof pairs[0]); p++) {
+                        /* characters of the script (and the 4-byte one),
+                         * with a space now and then, up to `at`, spaces to
+                         * reach it, the pair, and characters again */
+                        size_t len = script_text(text, 0, at, scripts[s], four_byte);
+                        while (len < at)
+                            text[len++] = ' ';
+                        memcpy(text + len, pairs[p], 3);
+                        len = script_text(text, len + 3, LENGTH, scripts[s], 0);
+                        memcpy(src, text, len);
+                        inputs++;
+                        counts_agree(src, len, kernels, kernel_count);
+                    }
+            }
+    free(block);
+    printf("%llu Indic/Thai/Hangul texts with E0/ED pairs at every step position under %zu kernels\n", inputs,
+           kernel_count);
+}
+
 /* ---- the output at every offset of a cache line ----
  *
  * The blocks whose output is bound by its stores (ASCII runs from UTF-8
@@ -870,6 +951,7 @@ int main(int argc, char **argv)
     free(scratch);
     every_position(available, kernels, inputs <= 20000);
     ranged_leads_at_block_edges(available, kernels);
+    ranged_text_second_bytes(available, kernels, inputs <= 20000);
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
     if (failures) {
