@@ -290,6 +290,7 @@ UTFKIT_DECLARE_TRANSCODERS(sse4)
 UTFKIT_DECLARE_TRANSCODERS(avx2)
 UTFKIT_DECLARE_TRANSCODERS(avx512)
 UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
+UTFKIT_DECLARE_CESU8_BLOCKS(avx512)
 /* (sse4 has UTF-32 -> CESU-8 alone: x86_sse4_transcode.c) */
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \

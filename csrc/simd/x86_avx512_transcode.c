@@ -905,6 +905,21 @@ static inline uint8_t *put_utf8_pairs(uint8_t *out, __m512i pairs)
  * of it are ahead. */
 #define ASCII_WINDOW 128
 
+/* a | b, and with nul_stops each unit 0000 of a or b as FFFF: 0000 (U+0000,
+ * which MUTF-8 writes as C0 80, JVM spec section 4.4.7) is the one unit
+ * whose value less 1 has bits a smaller unit lacks, so min(a, b) - 1 ORed
+ * in makes it fail a test for units above 007F and changes nothing for
+ * the others.  `borrow` subtracts 1 from a unit in the source byte order:
+ * FFFF, or FF00 (the low byte of a big-endian unit; the carry out of its
+ * lane is lost, which the test for 007F does not mind). */
+static inline __m512i units_or_nul(__m512i a, __m512i b, int nul_stops, __m512i borrow)
+{
+    if (!nul_stops)
+        return _mm512_or_si512(a, b);
+    return _mm512_ternarylogic_epi32(a, b, _mm512_add_epi16(_mm512_min_epu16(a, b), borrow),
+                                     0xFE); /* A | B | C */
+}
+
 /* 1 if the ASCII_WINDOW bytes at src are ASCII UTF-16 units (`bits`: the
  * bits of a unit above 007F, in the source byte order). */
 static inline int ascii_units(const uint8_t *src, __m512i bits)
@@ -927,11 +942,19 @@ static inline int ascii_units(const uint8_t *src, __m512i bits)
  * 32 units of the BMP with no surrogate, whatever their lengths, by
  * put_utf8_bmp_lanes; 16 surrogate pairs in a row by put_utf8_pairs; the
  * rest, BMP and pairs mixed, by put_utf8_paired_lanes, up to the first
- * unit out of place (D91).  (Always inlined: each caller's constant
- * `big_endian` then takes its branches out of the loop.) */
+ * unit out of place (D91).
+ * The same loop writes CESU-8 (UTR #26 section 2) with `bmp_only`: it then
+ * stops at the first surrogate, whose 3-byte sequences the scalar reader
+ * writes; and MUTF-8 (JVM spec section 4.4.7) with `nul_stops` as well: it
+ * also stops at 0000, which the scalar reader writes as C0 80.  The units
+ * before such a stop are the BMP characters UTF-8 writes as these forms do;
+ * the tests for them fold into those each step makes anyway.  (Always
+ * inlined: each caller's constant `big_endian`, `bmp_only` and `nul_stops`
+ * then take their branches out of the loop.) */
 static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t *src, size_t len,
                                                                   int big_endian, uint8_t *dst,
-                                                                  size_t *written)
+                                                                  size_t *written, int bmp_only,
+                                                                  int nul_stops)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -946,13 +969,15 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     const __m512i two_byte_markers = held(_mm512_set1_epi16((short)0x80C0));
     const __m512i second_bytes = held(_mm512_set1_epi16(0x0100));
     const __m512i ascii_bits = held(_mm512_set1_epi16(big_endian ? (short)0x80FF : (short)0xFF80));
+    const __m512i nul_borrow = _mm512_set1_epi16(big_endian ? (short)0xFF00 : -1);
     while (len - i >= 64) {
         if (len - i >= ASCII_WINDOW && ascii_units(src + i, ascii_bits)) {
-            /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB) */
+            /* 64 ASCII units at a time, narrowed to bytes (VPACKUSWB); the
+             * window test lets 0000 in, which this loop's test does not */
             do {
                 __m512i a = _mm512_loadu_si512((const void *)(src + i));
                 __m512i b = _mm512_loadu_si512((const void *)(src + i + 64));
-                if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), ascii_bits) != 0)
+                if (_mm512_test_epi16_mask(units_or_nul(a, b, nul_stops, nul_borrow), ascii_bits) != 0)
                     break;
                 if (big_endian) {
                     a = _mm512_srli_epi16(a, 8);
@@ -966,14 +991,16 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
                 break;
         }
         __m512i raw = _mm512_loadu_si512((const void *)(src + i));
-        if (_mm512_test_epi16_mask(raw, surrogate_bits) == 0) { /* 32 units below 0800 */
+        /* 0000, in either byte order */
+        __mmask32 nul = nul_stops ? _mm512_testn_epi16_mask(raw, raw) : 0;
+        if ((_mm512_test_epi16_mask(raw, surrogate_bits) | nul) == 0) { /* 32 units below 0800 */
             out = put_utf8_two_byte_units(out, big_endian ? swap_16(raw) : raw, six_bits_high,
                                           two_byte_markers, second_bytes);
             i += 64;
             continue;
         }
         __mmask32 surrogate = _mm512_cmpeq_epi16_mask(_mm512_and_si512(raw, surrogate_bits), surrogate_value);
-        if (surrogate == 0) {
+        if ((surrogate | nul) == 0) {
             int whole = len - i >= UTF16_WHOLE_STORES;
             out = put_utf8_bmp_lanes(out, _mm512_permutexvar_epi8(first_half, raw), whole,
                                      &constants);
@@ -981,6 +1008,20 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
                                      &constants);
             i += 64;
             continue;
+        }
+        if (bmp_only) {
+            /* the units before the first stop; the scalar reader takes it */
+            unsigned taken = (unsigned)__builtin_ctz(surrogate | nul);
+            __mmask32 used = first_lanes_32(taken);
+            int whole = len - i >= UTF16_WHOLE_STORES;
+            if (taken != 0)
+                out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(first_half, raw), (__mmask16)used,
+                                            0, 0, whole, &constants);
+            if (taken > 16)
+                out = put_utf8_paired_lanes(out, _mm512_permutexvar_epi8(second_half, raw),
+                                            (__mmask16)(used >> 16), 0, 0, whole, &constants);
+            i += 2 * taken;
+            break;
         }
         __m512i units = big_endian ? swap_16(raw) : raw;
         if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFC00FC00)),
@@ -1016,11 +1057,19 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     return i;
 }
 
-size_t utfkit_utf16_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
-{
-    return big_endian ? utf16_to_utf8(src, len, 1, dst, written) : utf16_to_utf8(src, len, 0, dst, written);
-}
+/* Defines the block `name` (kernels.h) as `body` (utf16_to_utf8 or
+ * utf32_to_utf8) with the stops of its form, instantiated for each byte
+ * order. */
+#define TO_UTF8_BLOCK(name, body, bmp_only, nul_stops)                                            \
+    size_t name(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written)    \
+    {                                                                                              \
+        return big_endian ? body(src, len, 1, dst, written, bmp_only, nul_stops)                   \
+                          : body(src, len, 0, dst, written, bmp_only, nul_stops);                  \
+    }
+
+TO_UTF8_BLOCK(utfkit_utf16_to_utf8_avx512, utf16_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_cesu8_avx512, utf16_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf16_to_mutf8_avx512, utf16_to_utf8, 1, 1)
 
 /* The lanes of 16 UTF-32 units that are not scalar values (D90: the
  * surrogates D800..DFFF and the units above 10FFFF). */
@@ -1029,6 +1078,20 @@ static inline __mmask16 not_scalar_values(__m512i units)
     return _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)) |
            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
                                    _mm512_set1_epi32(0xD800));
+}
+
+/* The lanes of 16 UTF-32 units before which a block stops: those that are
+ * not scalar values; with `bmp_only` (CESU-8) the surrogates and every
+ * unit from 10000 on, whose surrogate pairs the scalar reader writes (UTR
+ * #26 section 2); with `nul_stops` (MUTF-8) 0000 too, which it writes as
+ * C0 80 (JVM spec section 4.4.7). */
+static inline __mmask16 units_to_stop_at(__m512i units, int bmp_only, int nul_stops)
+{
+    __mmask16 stop = bmp_only ? _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
+                                                        _mm512_set1_epi32(0xD800)) |
+                                    _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000))
+                              : not_scalar_values(units);
+    return nul_stops ? stop | _mm512_testn_epi32_mask(units, units) : stop;
 }
 
 /* How many units, from the start of src, bring it to a 64-byte boundary
@@ -1046,9 +1109,15 @@ static inline unsigned units_to_alignment(const uint8_t *src)
  * is not a scalar value ends the loop.  Runs of ASCII go 64 units per
  * step (VPACKUSDW, VPACKUSWB), runs below 0800 32 (VPACKUSDW, then
  * put_utf8_below_800), runs of 0800..FFFF (Chinese, Japanese) 16 without
- * compression; any other mix is encoded lane by lane (put_utf8_lanes). */
-static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
+ * compression; any other mix is encoded lane by lane (put_utf8_lanes).
+ * With `bmp_only` and `nul_stops` it writes CESU-8 and MUTF-8 as
+ * utf16_to_utf8 does, stopping where units_to_stop_at says.  (Always
+ * inlined: each caller's constants then take their branches out of the
+ * loop.) */
+static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len,
+                                                                  int big_endian, uint8_t *dst,
+                                                                  size_t *written, int bmp_only,
+                                                                  int nul_stops)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -1061,7 +1130,7 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
         __m512i units = _mm512_loadu_si512((const void *)src);
         if (big_endian)
             units = swap_32(units);
-        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
+        __mmask16 invalid = units_to_stop_at(units, bmp_only, nul_stops) | (__mmask16)~first_lanes_16(head);
         unsigned taken = (unsigned)__builtin_ctz(invalid);
         out = put_utf8_any(out, units, first_lanes_16(taken));
         i = 4 * (size_t)taken;
@@ -1075,7 +1144,9 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
         if (big_endian)
             units = swap_32(units);
         __mmask16 two = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFFF80));
-        if (two == 0) {
+        /* 0000, in either byte order */
+        __mmask16 nul = nul_stops ? _mm512_testn_epi32_mask(units, units) : 0;
+        if ((two | nul) == 0) {
             /* ASCII: one byte per unit, then 64 units per step while it lasts */
             _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(units));
             out += 16;
@@ -1086,6 +1157,10 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
                 __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
                 __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
                 __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+                if (nul_stops) /* 0000 as FFFFFFFF (units_or_nul, in 32-bit lanes) */
+                    any = _mm512_or_si512(any, _mm512_add_epi32(_mm512_min_epu32(_mm512_min_epu32(a, b),
+                                                                                 _mm512_min_epu32(c, d)),
+                                                                _mm512_set1_epi32(big_endian ? (int)0xFF000000 : -1)));
                 if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
                     break;
                 if (big_endian) {
@@ -1102,13 +1177,14 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
             continue;
         }
         __mmask16 three = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800));
-        if (three == 0) {
+        if ((three | nul) == 0) {
             /* below 0800: with the next 16 units if they are too */
             if (len - i >= 128) {
                 __m512i next = _mm512_loadu_si512((const void *)(src + i + 64));
                 if (big_endian)
                     next = swap_32(next);
-                if (_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) == 0) {
+                __mmask16 next_nul = nul_stops ? _mm512_testn_epi32_mask(next, next) : 0;
+                if ((_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) | next_nul) == 0) {
                     out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(units, next)));
                     i += 128;
                     continue;
@@ -1121,7 +1197,7 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
         __mmask16 four = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
         __mmask16 surrogate = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
                                                       _mm512_set1_epi32(0xD800));
-        if ((four | surrogate) == 0) {
+        if ((four | surrogate | nul) == 0) {
             if (three == 0xFFFF)
                 out = put_utf8_three_bytes(out, units);
             else
@@ -1129,7 +1205,8 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
             i += 64;
             continue;
         }
-        __mmask16 invalid = surrogate | _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
+        __mmask16 invalid = surrogate | nul |
+                            (bmp_only ? four : _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)));
         if (invalid != 0) {
             unsigned taken = (unsigned)__builtin_ctz(invalid);
             out = put_utf8_any(out, units, first_lanes_16(taken));
@@ -1146,7 +1223,7 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
         __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
+        __mmask16 invalid = units_to_stop_at(units, bmp_only, nul_stops) | (__mmask16)~first_lanes_16(last);
         unsigned taken = (unsigned)__builtin_ctz(invalid);
         out = put_utf8_last_lanes(out, units, first_lanes_16(taken));
         i += 4 * (size_t)taken;
@@ -1155,12 +1232,9 @@ static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endia
     return i;
 }
 
-size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
-                                   size_t *written)
-{
-    return big_endian ? utf32_to_utf8(src, len, 1, dst, written)
-                      : utf32_to_utf8(src, len, 0, dst, written);
-}
+TO_UTF8_BLOCK(utfkit_utf32_to_utf8_avx512, utf32_to_utf8, 0, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_cesu8_avx512, utf32_to_utf8, 1, 0)
+TO_UTF8_BLOCK(utfkit_utf32_to_mutf8_avx512, utf32_to_utf8, 1, 1)
 
 /* ---- UTF-16 <-> UTF-32 ----
  *
