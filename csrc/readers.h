@@ -232,24 +232,6 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step_cut(text_reader *reader, u
     return 1;
 }
 
-/* Chooses the block converter of a UTF-16 or UTF-32 reader into CESU-8 or
- * MUTF-8: the kernel's block for the form, `form_block` (kernels.h:
- * utf16_to_cesu8 ... utf32_to_mutf8), which stops before whatever the
- * steps take -- a surrogate pair or supplementary character (6 bytes, UTR
- * #26 section 2), U+0000 in MUTF-8 (C0 80, JVM spec section 4.4.7), lone
- * surrogates, errors -- so that its output is right as it is; where the
- * kernel has none, its UTF-8 block `utf8_block`, whose output is the
- * form's up to the first of those, and is cut there
- * (transcode_blocks_step_cut).  Returns 1 in that last case. */
-static UTFKIT_ALWAYS_INLINE int text_reader_use_bmp_blocks(text_reader *reader,
-                                                           utfkit_transcode_block form_block,
-                                                           utfkit_transcode_block utf8_block)
-{
-    reader->block_byte_orders = reader->big_endian;
-    reader->blocks = form_block != NULL ? form_block : utf8_block;
-    return form_block == NULL;
-}
-
 /* Where the scalar step at reader->i may end a run: within the stretch
  * that follows a refusal, so that the converter is tried again there (a
  * scalar run of ASCII, say, would otherwise go on to run_end). */

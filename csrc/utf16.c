@@ -168,14 +168,24 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
                     : to_utf32 ? reader.kernel->utf16_to_utf32
                                : NULL;
     reader.block_byte_orders = to_utf32 ? big_endian | (to == UTFKIT_UTF32BE) << 1 : big_endian;
-    /* To CESU-8 and MUTF-8, the kernel's block for the form, or its UTF-8
-     * block with the output cut (text_reader_use_bmp_blocks); the steps
-     * take the rest. */
+    /* To CESU-8 and MUTF-8, the UTF-8 block converter writes the units
+     * that are no surrogate (nor 0000, for MUTF-8), whose UTF-8 is theirs
+     * (UTR #26, JVM spec section 4.4.7), its output cut before anything
+     * else (transcode_blocks_step_cut); the steps take the rest: a
+     * surrogate pair (6 bytes), U+0000 (C0 80), lone surrogates, errors. */
     int cut_blocks = 0;
-    if (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8)
-        cut_blocks = text_reader_use_bmp_blocks(
-            &reader, to == UTFKIT_CESU8 ? reader.kernel->utf16_to_cesu8 : reader.kernel->utf16_to_mutf8,
-            reader.kernel->utf16_to_utf8);
+    if (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) {
+        /* ...or, where the kernel has one, its block that stops before
+         * whatever the steps take (kernels.h: utf16_to_cesu8 and
+         * utf16_to_mutf8), whose
+         * output needs no cut. */
+        reader.blocks = to == UTFKIT_CESU8 ? reader.kernel->utf16_to_cesu8 : reader.kernel->utf16_to_mutf8;
+        cut_blocks = reader.blocks == NULL;
+        if (cut_blocks) {
+            reader.blocks = reader.kernel->utf16_to_utf8;
+            reader.block_byte_orders = big_endian;
+        }
+    }
     /* At most 2 output bytes per input byte; 4 bytes from the end, a
      * cut-off unit may become a whole U+FFFD. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
