@@ -1,8 +1,10 @@
 """Only what pyproject.toml cannot say: the compiled extensions.
 
 - utfkit._native: the C core, built by cffi (cffi_modules), abi3.
-- utfkit._newbytes: a small CPython extension that makes a new ``bytes`` for
-  the core to fill in place (src/utfkit/_newbytes.c).  It only includes
+- utfkit._direct: a small CPython extension that calls the core on Python
+  objects where cffi's per-call cost would dominate: a new ``bytes`` for the
+  core to fill in place, an ``out=`` buffer, and the public validate, check,
+  count and sanitize of UTF-8 ``bytes`` (src/utfkit/_direct.c).  It only includes
   csrc/utfkit.h; the core itself is linked once, into utfkit._native.  It
   uses _PyBytes_Resize, which is outside the limited API, so it is built for
   each Python version.  It is declared here because setuptools 65.5 (the
@@ -13,12 +15,12 @@ import sys
 
 from setuptools import Extension, setup
 
-NEWBYTES = Extension(
-    "utfkit._newbytes",
-    sources=["src/utfkit/_newbytes.c"],
+DIRECT = Extension(
+    "utfkit._direct",
+    sources=["src/utfkit/_direct.c"],
     include_dirs=["csrc"],
     depends=["csrc/utfkit.h"],
     extra_compile_args=[] if sys.platform == "win32" else ["-O2", "-std=gnu11"],
 )
 
-setup(cffi_modules=["src/utfkit/_ffi_build.py:ffibuilder"], ext_modules=[NEWBYTES])
+setup(cffi_modules=["src/utfkit/_ffi_build.py:ffibuilder"], ext_modules=[DIRECT])

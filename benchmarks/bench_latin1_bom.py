@@ -23,6 +23,9 @@ import time
 
 import utfkit
 
+if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+    print(__doc__.strip(), file=sys.stderr)
+    sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
 CORPUS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
 def latin1_text(path):
     text = open(path, encoding="utf-8").read()

@@ -347,6 +347,9 @@ def partial_seeds(cesu8_bad: List[bytes], wtf8_bad: List[bytes]) -> List[bytes]:
 
 
 def main(argv: List[str]) -> int:
+    if len(argv) > 2 or (len(argv) == 2 and argv[1].startswith("-")):
+        print(f"usage: {argv[0]} [OUT_DIR]   (default {FUZZ / 'seeds'})\n\n{__doc__}", file=sys.stderr)
+        return 0 if argv[1:] in (["-h"], ["--help"]) else 2
     out = Path(argv[1]) if len(argv) > 1 else FUZZ / "seeds"
     made = seeds()
     targets = sorted(path.stem[len("fuzz_"):] for path in FUZZ.glob("fuzz_*.c"))

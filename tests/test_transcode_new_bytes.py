@@ -1,4 +1,4 @@
-"""transcode() into a new bytes object: the C extension utfkit._newbytes makes
+"""transcode() into a new bytes object: the C extension utfkit._direct makes
 the object (not zero-filled), the core writes the conversion into it, and it
 is shrunk to what was written.  The output must be exactly CPython's
 ``bytes(data).decode(from_, errors).encode(to, errors)`` on every path
@@ -18,7 +18,7 @@ import tracemalloc
 import pytest
 
 import utfkit
-from utfkit import _binding, _newbytes, _oneshot
+from utfkit import _binding, _direct, _oneshot
 from utfkit._native import lib
 
 HANDLERS = ["strict", "replace", "ignore"]
@@ -179,9 +179,9 @@ def test_non_contiguous_input_is_refused() -> None:
     with pytest.raises(BufferError):  # as every call refuses it (input_view)
         utfkit.transcode(strided, "latin-1", "utf-16-le")
     with pytest.raises(TypeError):  # the extension itself: a C-contiguous buffer only
-        _newbytes.transcode_new(strided, lib.UTFKIT_LATIN1 | lib.UTFKIT_UTF16LE << 4, 2 * len(data))
+        _direct.transcode_new(strided, lib.UTFKIT_LATIN1 | lib.UTFKIT_UTF16LE << 4, 2 * len(data))
     with pytest.raises(TypeError):
-        _newbytes.transcode_new("text", lib.UTFKIT_LATIN1 | lib.UTFKIT_UTF16LE << 4, 8)
+        _direct.transcode_new("text", lib.UTFKIT_LATIN1 | lib.UTFKIT_UTF16LE << 4, 8)
 
 
 # ------------------------------------------------------- the extension itself
@@ -191,33 +191,33 @@ LATIN1_TO_UTF8 = lib.UTFKIT_LATIN1 | lib.UTFKIT_UTF8 << 4
 
 def test_transcode_new_writes_the_prefix_then_the_conversion_shrunk_to_its_size() -> None:
     data = "é" * 100 + "a"
-    output = _newbytes.transcode_new(data.encode("latin-1"), LATIN1_TO_UTF8, 2 * len(data), b"\xef\xbb\xbf")
+    output = _direct.transcode_new(data.encode("latin-1"), LATIN1_TO_UTF8, 2 * len(data), b"\xef\xbb\xbf")
     assert output == b"\xef\xbb\xbf" + data.encode()
-    assert _newbytes.transcode_new(b"", LATIN1_TO_UTF8, 0) == b""
+    assert _direct.transcode_new(b"", LATIN1_TO_UTF8, 0) == b""
 
 
 def test_transcode_new_returns_none_when_the_core_reports_an_error() -> None:
     utf8_to_latin1 = lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4
-    assert _newbytes.transcode_new(b"abc\xff", utf8_to_latin1, 4) is None  # ill-formed
-    assert _newbytes.transcode_new("a€".encode(), utf8_to_latin1, 4) is None  # unencodable
-    assert _newbytes.transcode_new("é".encode("latin-1"), LATIN1_TO_UTF8, 1) is None  # room too small
+    assert _direct.transcode_new(b"abc\xff", utf8_to_latin1, 4) is None  # ill-formed
+    assert _direct.transcode_new("a€".encode(), utf8_to_latin1, 4) is None  # unencodable
+    assert _direct.transcode_new("é".encode("latin-1"), LATIN1_TO_UTF8, 1) is None  # room too small
 
 
 def test_transcode_new_refuses_bad_arguments() -> None:
     with pytest.raises(TypeError):
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8)  # type: ignore[call-arg]
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8, 2, "BOM")  # type: ignore[arg-type]
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8, 2, "BOM")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8, -1)
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8, -1)
     with pytest.raises(ValueError):
-        _newbytes.transcode_new(b"a", -1, 2)
+        _direct.transcode_new(b"a", -1, 2)
     with pytest.raises(OverflowError):
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8, 1 << 64)
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8, 1 << 64)
     with pytest.raises((OverflowError, MemoryError)):  # no room that large can exist
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8, sys.maxsize, b"\xef\xbb\xbf")
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8, sys.maxsize, b"\xef\xbb\xbf")
     with pytest.raises((OverflowError, MemoryError)):
-        _newbytes.transcode_new(b"a", LATIN1_TO_UTF8, sys.maxsize - 8)
+        _direct.transcode_new(b"a", LATIN1_TO_UTF8, sys.maxsize - 8)
 
 
 # ----------------------------------------------------------------- threads
@@ -255,7 +255,7 @@ def test_no_reference_is_kept_on_the_input_or_lost_on_any_path() -> None:
         for _ in range(50):
             with contextlib.suppress(UnicodeError):
                 utfkit.transcode(data, "utf-8", "latin-1")
-            _newbytes.transcode_new(data, lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4, len(data))
+            _direct.transcode_new(data, lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4, len(data))
         assert sys.getrefcount(data) == before
     resizable = bytearray(good)
     utfkit.transcode(resizable, "utf-8", "utf-16-le")
@@ -269,7 +269,7 @@ def test_repeated_calls_do_not_grow_memory() -> None:
     def calls() -> None:
         for _ in range(2000):
             utfkit.transcode(data, "utf-8", "utf-16-le")
-            _newbytes.transcode_new(bad, lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4, len(bad))
+            _direct.transcode_new(bad, lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4, len(bad))
 
     calls()  # warm: caches, plans, the kept scratch
     gc.collect()

@@ -5,18 +5,15 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
+from ._entries import check, count, sanitize, validate
 from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._offsets import count_offsets, sanitize_offsets, validate_offsets
 from ._oneshot import (
-    check,
-    count,
-    sanitize,
     transcode,
     transcode_partial,
     transcoded_length,
     valid_up_to,
-    validate,
     validate_many,
 )
 from ._text import decode, encode

@@ -13,8 +13,8 @@ import codecs
 import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from ._direct import set_transcoder, transcode_into, transcode_new
 from ._native import ffi, lib
-from ._newbytes import set_transcoder, transcode_new
 
 __all__ = [
     "CPYTHON_DECODERS",
@@ -48,6 +48,8 @@ __all__ = [
     "scratch",
     "take_scratch",
     "surrogate_sequence_unit",
+    "core_address",
+    "transcode_into",
     "transcode_new",
     "worst_case_size",
 ]
@@ -325,9 +327,18 @@ SIZE_MAX = int(ffi.cast("size_t", -1))
 # returns prefix + utfkit_transcode_packed(data, how) written into room for
 # `capacity` bytes, shrunk to what was written, or None when the core
 # reports a status other than OK (the caller calls C again for the whole
-# result).  The CPython extension utfkit._newbytes does not link the core a
+# result).  The CPython extension utfkit._direct does not link the core a
 # second time: it is handed the cffi module's utfkit_transcode_packed here.
-set_transcoder(int(ffi.cast("uintptr_t", ffi.addressof(lib, "utfkit_transcode_packed"))))
+# Its transcode_into(data, how, out) writes into a caller's buffer the same
+# way, returning the length written, or None for anything the cffi path
+# must handle (a refused buffer, too little room, an error to raise).
+def core_address(name: str) -> int:
+    """The address of the core's function `name` in the cffi module, for
+    the extension utfkit._direct to call (it does not link the core)."""
+    return int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
+
+
+set_transcoder(core_address("utfkit_transcode_packed"))
 
 # Memory that C overwrites anyway: no zero-filling.
 new_uninitialized = ffi.new_allocator(should_clear_after_alloc=False)

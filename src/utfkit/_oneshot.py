@@ -40,6 +40,7 @@ from ._binding import (
     release,
     relocated,
     scratch,
+    transcode_into,
     transcode_new,
     worst_case_size,
 )
@@ -342,6 +343,13 @@ def transcode(
         return converted
     if plan.marked:
         return _transcode_marked(data, plan, out)
+    if out is not None:
+        # Both buffers taken by the extension: no cffi views to make.  None
+        # hands anything else (a refused buffer, too little room, an error
+        # to raise) to the cffi path below, which runs the call again.
+        done = transcode_into(data, plan.how, out)
+        if done is not None:
+            return done
     source = data if type(data) is bytes else input_view(data, "transcode")
     if out is not None:
         try:

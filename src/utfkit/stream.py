@@ -52,7 +52,8 @@ from ._binding import (
     scratch,
     worst_case_size,
 )
-from ._oneshot import CPYTHON_UP_TO, ISASCII_UP_TO, UTF_8, validate
+from ._entries import validate
+from ._oneshot import UTF_8
 from ._text import decode as decode_text
 
 if TYPE_CHECKING:
@@ -168,7 +169,6 @@ _SELF_CONTAINED_CHUNKS = frozenset(
      lib.UTFKIT_UTFE8, lib.UTFKIT_UTF8_RFC2279}
 )
 _validate = lib.utfkit_validate
-_utf8_validate = lib.utfkit_utf8_validate
 _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
 _stream_transcode = lib.utfkit_stream_transcode
@@ -324,11 +324,8 @@ class Validator:
         state = self._state
         if state == _BETWEEN_CHARACTERS and type(chunk) is bytes:
             length = len(chunk)
-            if self._validate_as is UTF_8:  # validate()'s paths, inline
-                whole = (length <= ISASCII_UP_TO and chunk.isascii()) or (
-                    validate(chunk) if length <= CPYTHON_UP_TO else _utf8_validate(chunk, length))
-            else:
-                whole = validate(chunk, self._validate_as)
+            # the public validate: UTF-8 bytes are answered in C (_entries)
+            whole = validate(chunk) if self._validate_as is UTF_8 else validate(chunk, self._validate_as)
             if whole:
                 self._base += length
                 return

@@ -1,0 +1,161 @@
+"""utfkit.validate, check, count and sanitize are C functions (utfkit._direct)
+that answer a UTF-8 ``bytes`` object themselves and pass every other call to
+the Python functions in utfkit._oneshot.  Whichever side answers, the answer
+must be the same, and equal to CPython's: ``decode()`` succeeding or raising
+(with its start, end and reason), ``len(decode(errors="replace"))``,
+``decode(errors="replace").encode()``."""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import utfkit
+from utfkit import _direct, _oneshot
+
+# Table 3-7's rows, their edges and the ill-formed bytes around them
+# (Unicode 3.9 section 3.9), and text of every length class
+SAMPLES = [
+    b"", b"a", b"plain ASCII text", "é".encode(), "€".encode(), "😀".encode(),
+    b"\xc2\x80", b"\xdf\xbf", b"\xe0\xa0\x80", b"\xed\x9f\xbf", b"\xee\x80\x80", b"\xf0\x90\x80\x80",
+    b"\xf4\x8f\xbf\xbf", b"\xc0\xaf", b"\xc1\xbf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80", b"\xff", b"\x80", b"abc\xe2\x82", b"\xe2\x82abc", "Марс 火星 🪐".encode() * 300,
+    "Марс 火星 🪐".encode() * 300 + b"\xff",
+]
+UTF8_SPELLINGS = ["utf-8", "utf8", "UTF-8", "u8", "utf_8", _oneshot.UTF_8]
+
+
+def cpython_error(data: bytes) -> UnicodeDecodeError | None:
+    try:
+        data.decode()
+    except UnicodeDecodeError as error:
+        return error
+    return None
+
+
+def assert_all_four_agree_with_cpython(data: bytes, *encoding: str) -> None:
+    error = cpython_error(data)
+    assert utfkit.validate(data, *encoding) is (error is None)
+    assert utfkit.count(data, *encoding) == len(data.decode("utf-8", "replace"))
+    repaired = utfkit.sanitize(data, *encoding)
+    assert repaired == data.decode("utf-8", "replace").encode()
+    if error is None:
+        assert repaired is data  # well-formed bytes: the object itself
+        assert utfkit.check(data, *encoding) is None
+    else:
+        with pytest.raises(UnicodeDecodeError) as raised:
+            utfkit.check(data, *encoding)
+        assert (raised.value.start, raised.value.end, raised.value.reason) == (error.start, error.end, error.reason)
+
+
+@pytest.mark.parametrize("data", SAMPLES)
+@pytest.mark.parametrize("encoding", [(), *[(name,) for name in UTF8_SPELLINGS]])
+def test_utf8_bytes_answers_equal_cpythons_however_utf8_is_named(data: bytes, encoding: tuple[str, ...]) -> None:
+    assert_all_four_agree_with_cpython(data, *encoding)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=60).map(str.encode))
+def test_random_bytes_answers_equal_cpythons(data: bytes) -> None:
+    assert_all_four_agree_with_cpython(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.integers(0, 40), st.binary(min_size=1, max_size=3))
+def test_damaged_text_answers_equal_cpythons(text: str, where: int, damage: bytes) -> None:
+    data = text.encode()
+    cut = min(where, len(data))
+    assert_all_four_agree_with_cpython(data[:cut] + damage + data[cut:])
+
+
+def test_inputs_above_the_size_that_releases_the_gil() -> None:
+    for data in [("Марс 火星 " * 1000).encode(), b"x" * 5000 + b"\xed\xa0\x80" + b"y" * 5000]:
+        assert_all_four_agree_with_cpython(data)
+
+
+# --------------------------------------- every other call: the Python side
+
+
+@pytest.mark.parametrize("function", ["validate", "check", "count", "sanitize"])
+def test_other_calls_give_what_the_python_functions_give(function: str) -> None:
+    public, reference = getattr(utfkit, function), getattr(_oneshot, function)
+    text = "Mars, « la planète rouge » 🪐"
+    calls = [
+        ((bytearray(text.encode()),), {}),
+        ((memoryview(text.encode()),), {}),
+        ((text.encode(),), {"encoding": "utf-8"}),
+        ((), {"data": text.encode()}),
+        ((text.encode("utf-16-le"), "utf-16-le"), {}),
+        ((text.encode("utf-32"), "utf-32"), {}),
+        ((b"\xef\xbb\xbf" + text.encode(), "utf-8-sig"), {}),
+        ((text.encode(), "wtf-8"), {}),
+    ]
+    for args, kwargs in calls:
+        assert public(*args, **kwargs) == reference(*args, **kwargs), (args, kwargs)
+
+
+class BytesSubclass(bytes):
+    pass
+
+
+def test_a_bytes_subclass_goes_the_python_way_and_gets_the_same_answer() -> None:
+    data = BytesSubclass(b"ab\xffc")
+    assert utfkit.validate(data) is False
+    assert utfkit.count(data) == 4
+    assert utfkit.sanitize(data) == b"ab\xef\xbf\xbdc"
+
+
+@pytest.mark.parametrize("function", ["validate", "check", "count", "sanitize"])
+def test_errors_are_the_python_functions_errors(function: str) -> None:
+    public = getattr(utfkit, function)
+    with pytest.raises(TypeError, match="encode the text first"):
+        public("text")
+    with pytest.raises(TypeError):
+        public(12)
+    with pytest.raises(LookupError):
+        public(b"abc", "no-such-encoding")
+    with pytest.raises(TypeError):
+        public(b"abc", 8)
+    with pytest.raises(TypeError):
+        public()
+    with pytest.raises(TypeError):
+        public(b"abc", "utf-8", "extra")
+    with pytest.raises(TypeError):
+        public(b"abc", nonsense=1)
+
+
+@pytest.mark.parametrize("function", ["validate", "check", "count", "sanitize"])
+def test_signature_and_documentation(function: str) -> None:
+    public = getattr(utfkit, function)
+    assert str(inspect.signature(public)) == "(data, encoding='utf-8')"
+    assert public.__doc__ and public.__doc__.split()[0] == getattr(_oneshot, function).__doc__.split()[0]
+
+
+def test_threads_share_the_entries() -> None:
+    good, bad = ("火星 " * 2000).encode(), ("火星 " * 2000).encode() + b"\xc0"
+    failures: list[object] = []
+
+    def work() -> None:
+        for _ in range(50):
+            if not utfkit.validate(good) or utfkit.validate(bad) or utfkit.count(good) != 6000:
+                failures.append("wrong answer")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+def test_set_utf8_entries_checks_its_arguments() -> None:
+    with pytest.raises(TypeError):
+        _direct.set_utf8_entries(1, 2, "utf-8")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _direct.set_utf8_entries(0, 0, "utf-8", print, print, print, print)
+    with pytest.raises(TypeError):
+        _direct.set_utf8_entries(1, 2, "utf-8", 1, 2, 3, 4)  # type: ignore[arg-type]
