@@ -1057,9 +1057,12 @@ static inline __attribute__((always_inline)) size_t utf16_to_utf8(const uint8_t 
     return i;
 }
 
-/* Defines the block `name` (kernels.h) as `body` (utf16_to_utf8 or
- * utf32_to_utf8) with the stops of its form, instantiated for each byte
- * order. */
+/* Defines the block `name` (kernels.h) as `body` with the stops of its
+ * form, instantiated for each byte order.  (UTF-32 has no such blocks
+ * here: compiled from one source with them, UTF-32 -> UTF-8 itself got
+ * another block order and ran 5-15 % slower on russian and french, while
+ * its output cut at 00 and F0..FF already ran CESU-8 and MUTF-8 at 0.82
+ * or more of UTF-8's speed.) */
 #define TO_UTF8_BLOCK(name, body, bmp_only, nul_stops)                                            \
     size_t name(const uint8_t *src, size_t len, int big_endian, uint8_t *dst, size_t *written)    \
     {                                                                                              \
@@ -1080,20 +1083,6 @@ static inline __mmask16 not_scalar_values(__m512i units)
                                    _mm512_set1_epi32(0xD800));
 }
 
-/* The lanes of 16 UTF-32 units before which a block stops: those that are
- * not scalar values; with `bmp_only` (CESU-8) the surrogates and every
- * unit from 10000 on, whose surrogate pairs the scalar reader writes (UTR
- * #26 section 2); with `nul_stops` (MUTF-8) 0000 too, which it writes as
- * C0 80 (JVM spec section 4.4.7). */
-static inline __mmask16 units_to_stop_at(__m512i units, int bmp_only, int nul_stops)
-{
-    __mmask16 stop = bmp_only ? _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
-                                                        _mm512_set1_epi32(0xD800)) |
-                                    _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000))
-                              : not_scalar_values(units);
-    return nul_stops ? stop | _mm512_testn_epi32_mask(units, units) : stop;
-}
-
 /* How many units, from the start of src, bring it to a 64-byte boundary
  * (0 if src is not 4-byte aligned: then no unit boundary is one). */
 static inline unsigned units_to_alignment(const uint8_t *src)
@@ -1109,17 +1098,9 @@ static inline unsigned units_to_alignment(const uint8_t *src)
  * is not a scalar value ends the loop.  Runs of ASCII go 64 units per
  * step (VPACKUSDW, VPACKUSWB), runs below 0800 32 (VPACKUSDW, then
  * put_utf8_below_800), runs of 0800..FFFF (Chinese, Japanese) 16 without
- * compression; any other mix is encoded lane by lane (put_utf8_lanes).
- * With `bmp_only` and `nul_stops` it writes CESU-8 and MUTF-8 as
- * utf16_to_utf8 does, stopping where units_to_stop_at says.  (Always
- * inlined, for the constants of each block.  UTF-8's keeps `big_endian` a
- * variable, as it always was here: inlined once per byte order, it ran
- * 15-25 % slower on russian and french; the CESU-8 and MUTF-8 blocks,
- * the other way round, ran 10-30 % faster inlined per byte order.) */
-static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t *src, size_t len,
-                                                                  int big_endian, uint8_t *dst,
-                                                                  size_t *written, int bmp_only,
-                                                                  int nul_stops)
+ * compression; any other mix is encoded lane by lane (put_utf8_lanes). */
+static inline size_t utf32_to_utf8(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                   size_t *written)
 {
     size_t i = 0;
     uint8_t *out = dst;
@@ -1132,7 +1113,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         __m512i units = _mm512_loadu_si512((const void *)src);
         if (big_endian)
             units = swap_32(units);
-        __mmask16 invalid = units_to_stop_at(units, bmp_only, nul_stops) | (__mmask16)~first_lanes_16(head);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(head);
         unsigned taken = (unsigned)__builtin_ctz(invalid);
         out = put_utf8_any(out, units, first_lanes_16(taken));
         i = 4 * (size_t)taken;
@@ -1146,9 +1127,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         if (big_endian)
             units = swap_32(units);
         __mmask16 two = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFFF80));
-        /* 0000, in either byte order */
-        __mmask16 nul = nul_stops ? _mm512_testn_epi32_mask(units, units) : 0;
-        if ((two | nul) == 0) {
+        if (two == 0) {
             /* ASCII: one byte per unit, then 64 units per step while it lasts */
             _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(units));
             out += 16;
@@ -1159,10 +1138,6 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
                 __m512i c = _mm512_loadu_si512((const void *)(src + i + 128));
                 __m512i d = _mm512_loadu_si512((const void *)(src + i + 192));
                 __m512i any = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
-                if (nul_stops) /* 0000 as FFFFFFFF (units_or_nul, in 32-bit lanes) */
-                    any = _mm512_or_si512(any, _mm512_add_epi32(_mm512_min_epu32(_mm512_min_epu32(a, b),
-                                                                                 _mm512_min_epu32(c, d)),
-                                                                _mm512_set1_epi32(big_endian ? (int)0xFF000000 : -1)));
                 if (_mm512_test_epi32_mask(any, _mm512_set1_epi32(big_endian ? (int)0x80FFFFFF : (int)0xFFFFFF80)) != 0)
                     break;
                 if (big_endian) {
@@ -1179,14 +1154,13 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             continue;
         }
         __mmask16 three = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFFF800));
-        if ((three | nul) == 0) {
+        if (three == 0) {
             /* below 0800: with the next 16 units if they are too */
             if (len - i >= 128) {
                 __m512i next = _mm512_loadu_si512((const void *)(src + i + 64));
                 if (big_endian)
                     next = swap_32(next);
-                __mmask16 next_nul = nul_stops ? _mm512_testn_epi32_mask(next, next) : 0;
-                if ((_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) | next_nul) == 0) {
+                if (_mm512_test_epi32_mask(next, _mm512_set1_epi32((int)0xFFFFF800)) == 0) {
                     out = put_utf8_below_800(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(units, next)));
                     i += 128;
                     continue;
@@ -1199,7 +1173,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         __mmask16 four = _mm512_test_epi32_mask(units, _mm512_set1_epi32((int)0xFFFF0000));
         __mmask16 surrogate = _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, _mm512_set1_epi32((int)0xFFFFF800)),
                                                       _mm512_set1_epi32(0xD800));
-        if ((four | surrogate | nul) == 0) {
+        if ((four | surrogate) == 0) {
             if (three == 0xFFFF)
                 out = put_utf8_three_bytes(out, units);
             else
@@ -1207,8 +1181,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             i += 64;
             continue;
         }
-        __mmask16 invalid = surrogate | nul |
-                            (bmp_only ? four : _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF)));
+        __mmask16 invalid = surrogate | _mm512_cmpgt_epu32_mask(units, _mm512_set1_epi32(0x10FFFF));
         if (invalid != 0) {
             unsigned taken = (unsigned)__builtin_ctz(invalid);
             out = put_utf8_any(out, units, first_lanes_16(taken));
@@ -1225,7 +1198,7 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
         __m512i units = _mm512_maskz_loadu_epi32(first_lanes_16(last), (const void *)(src + i));
         if (big_endian)
             units = swap_32(units);
-        __mmask16 invalid = units_to_stop_at(units, bmp_only, nul_stops) | (__mmask16)~first_lanes_16(last);
+        __mmask16 invalid = not_scalar_values(units) | (__mmask16)~first_lanes_16(last);
         unsigned taken = (unsigned)__builtin_ctz(invalid);
         out = put_utf8_last_lanes(out, units, first_lanes_16(taken));
         i += 4 * (size_t)taken;
@@ -1237,11 +1210,9 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
 size_t utfkit_utf32_to_utf8_avx512(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                    size_t *written)
 {
-    return utf32_to_utf8(src, len, big_endian, dst, written, 0, 0);
+    return big_endian ? utf32_to_utf8(src, len, 1, dst, written)
+                      : utf32_to_utf8(src, len, 0, dst, written);
 }
-
-TO_UTF8_BLOCK(utfkit_utf32_to_cesu8_avx512, utf32_to_utf8, 1, 0)
-TO_UTF8_BLOCK(utfkit_utf32_to_mutf8_avx512, utf32_to_utf8, 1, 1)
 
 /* ---- UTF-16 <-> UTF-32 ----
  *
