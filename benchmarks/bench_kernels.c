@@ -5,7 +5,7 @@
  *   make bench                                   every file of the default corpus
  *   make bench BENCH_ARGS="--ops count,len8to16 FILE..."
  *   benchmarks/bin/bench_kernels [--ops LIST] [--kernels LIST] [--rounds N] [--ms M]
- *                                [--ratios] PATH...
+ *                                [--ratios] [--src-offset B] [--dst-offset B] PATH...
  *
  * A PATH is a UTF-8 text file or a directory (every *.txt below it, one
  * level of subdirectories deep).  Each operation runs over the whole
@@ -21,6 +21,15 @@
  * read the file converted to that form (the same bytes when it has no
  * supplementary character, nor, for MUTF-8, U+0000).  --ratios prints each figure as a fraction of
  * memchr's speed instead.
+ *
+ * The operations that write an output (sanitize, the transcodes) get two
+ * more columns, the bound their stores set: memset's speed writing as many
+ * bytes as the operation writes, into the same output buffer, in GB/s of
+ * output (in every mode), and best/ms, the best kernel's output speed as a
+ * fraction of it.  Outputs above L1 (48 KiB here) are bound by the stores
+ * into L2, and a 64-byte store that is not aligned spans two cache lines:
+ * --src-offset and --dst-offset (0..63, default 0) place the input buffers
+ * and the output buffer that many bytes past a 64-byte boundary.
  *
  * This program measures; it asserts nothing.  It links the core directly
  * (no Python) and is built -O3 as the Python extension is.
@@ -52,43 +61,47 @@ typedef struct operation {
     const char *name;
     input_form input;
     const char *what;
+    int writes; /* writes an output (sanitize, the transcodes): it gets the write-ceiling columns */
 } operation;
 
 static const operation operations[] = {
-    {"validate", INPUT_UTF8, "utfkit_utf8_validate"},
-    {"check", INPUT_UTF8, "utfkit_utf8_check"},
-    {"count", INPUT_UTF8, "utfkit_utf8_count (validates)"},
-    {"len8to16", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-16LE"},
-    {"len8to32", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-32LE"},
-    {"len16to8", INPUT_UTF16LE, "utfkit_well_formed_length UTF-16LE -> UTF-8"},
-    {"len32to8", INPUT_UTF32LE, "utfkit_well_formed_length UTF-32LE -> UTF-8"},
-    {"tlen8to16", INPUT_UTF8, "utfkit_transcoded_length UTF-8 -> UTF-16LE (validates)"},
-    {"tlen16to8", INPUT_UTF16LE, "utfkit_transcoded_length UTF-16LE -> UTF-8 (validates)"},
-    {"sanitize", INPUT_UTF8, "utfkit_utf8_sanitize"},
-    {"errloop", INPUT_DIRTY_UTF8, "utfkit_utf8_check from each error to the next, over a byte FF every 1000"},
-    {"8to16", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-16LE"},
-    {"8to32", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-32LE"},
-    {"16to8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-8"},
-    {"32to8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-8"},
-    {"16to32", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-32LE"},
-    {"32to16", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-16LE"},
+    {"validate", INPUT_UTF8, "utfkit_utf8_validate", 0},
+    {"check", INPUT_UTF8, "utfkit_utf8_check", 0},
+    {"count", INPUT_UTF8, "utfkit_utf8_count (validates)", 0},
+    {"len8to16", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-16LE", 0},
+    {"len8to32", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-32LE", 0},
+    {"len16to8", INPUT_UTF16LE, "utfkit_well_formed_length UTF-16LE -> UTF-8", 0},
+    {"len32to8", INPUT_UTF32LE, "utfkit_well_formed_length UTF-32LE -> UTF-8", 0},
+    {"tlen8to16", INPUT_UTF8, "utfkit_transcoded_length UTF-8 -> UTF-16LE (validates)", 0},
+    {"tlen16to8", INPUT_UTF16LE, "utfkit_transcoded_length UTF-16LE -> UTF-8 (validates)", 0},
+    {"sanitize", INPUT_UTF8, "utfkit_utf8_sanitize", 1},
+    {"errloop", INPUT_DIRTY_UTF8, "utfkit_utf8_check from each error to the next, over a byte FF every 1000", 0},
+    {"8to16", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-16LE", 1},
+    {"8to32", INPUT_UTF8, "utfkit_transcode UTF-8 -> UTF-32LE", 1},
+    {"16to8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-8", 1},
+    {"32to8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-8", 1},
+    {"16to32", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-32LE", 1},
+    {"32to16", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> UTF-16LE", 1},
     /* The forms built on UTF-8, over the same (surrogate-free) text: the
      * figures to set beside validate, 8to16 and 8to32. */
-    {"wtf8validate", INPUT_UTF8, "utfkit_validate WTF-8"},
-    {"cesu8validate", INPUT_CESU8, "utfkit_validate CESU-8"},
-    {"mutf8validate", INPUT_MUTF8, "utfkit_validate MUTF-8"},
-    {"wtf8to16", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-16LE"},
-    {"wtf8to32", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-32LE"},
-    {"cesu8to16", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-16LE"},
-    {"cesu8to32", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-32LE"},
-    {"mutf8to16", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-16LE"},
-    {"mutf8to32", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-32LE"},
+    {"wtf8validate", INPUT_UTF8, "utfkit_validate WTF-8", 0},
+    {"cesu8validate", INPUT_CESU8, "utfkit_validate CESU-8", 0},
+    {"mutf8validate", INPUT_MUTF8, "utfkit_validate MUTF-8", 0},
+    {"wtf8to16", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-16LE", 1},
+    {"wtf8to32", INPUT_UTF8, "utfkit_transcode WTF-8 -> UTF-32LE", 1},
+    {"cesu8to16", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-16LE", 1},
+    {"cesu8to32", INPUT_CESU8, "utfkit_transcode CESU-8 -> UTF-32LE", 1},
+    {"mutf8to16", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-16LE", 1},
+    {"mutf8to32", INPUT_MUTF8, "utfkit_transcode MUTF-8 -> UTF-32LE", 1},
     /* the writers, beside 16to8 and 32to8 */
-    {"16tocesu8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> CESU-8"},
-    {"16tomutf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> MUTF-8"},
-    {"32tocesu8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> CESU-8"},
-    {"32tomutf8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> MUTF-8"},
-    {"16towtf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> WTF-8"},
+    {"16tocesu8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> CESU-8", 1},
+    {"16tomutf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> MUTF-8", 1},
+    {"32tocesu8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> CESU-8", 1},
+    {"32tomutf8", INPUT_UTF32LE, "utfkit_transcode UTF-32LE -> MUTF-8", 1},
+    {"16towtf8", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> WTF-8", 1},
+    /* simdutf's count_utf8, which trusts its input (the comparison
+     * harness's countv): code points of valid UTF-8, not validated */
+    {"countv", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-32LE / 4 (code points, not validated)", 0},
 };
 #define OPERATIONS (sizeof operations / sizeof operations[0])
 
@@ -173,9 +186,10 @@ static size_t run(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_
     case 29:
         return utfkit_transcode(src, len, UTFKIT_UTF32LE, UTFKIT_MUTF8, UTFKIT_STRICT, dst, cap)
             .written;
-    default:
+    case 30:
         return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_WTF8, UTFKIT_STRICT, dst, cap)
             .written;
+    default: return utfkit_well_formed_length(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE) / 4;
     }
 }
 
@@ -199,12 +213,18 @@ static int absent_byte(const uint8_t *src, size_t len)
     return -1;
 }
 
-/* Bytes per second of `op` (or of memchr when op == OPERATIONS) over one
- * round of at least `seconds`. */
+/* The two bounds measured beside each operation, after the operations'
+ * indexes: memchr reading the input, and memset writing the output. */
+#define MEMCHR OPERATIONS
+#define MEMSET (OPERATIONS + 1)
+
+/* Bytes per second of `op` over one round of at least `seconds`: of input
+ * for an operation and for memchr (reading src[0..len)), of output for
+ * memset (writing dst[0..len), the bytes an operation wrote there). */
 static double one_round(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
                         double seconds)
 {
-    int needle = op == OPERATIONS ? absent_byte(src, len) : 0;
+    int needle = op == MEMCHR ? absent_byte(src, len) : 0;
     uint8_t *stand_in = NULL;
     if (needle < 0) {
         /* Every byte value occurs (UTF-16 of emoji, say): memchr reads a
@@ -218,9 +238,12 @@ static double one_round(size_t op, const uint8_t *src, size_t len, uint8_t *dst,
     double start = thread_seconds(), elapsed;
     do {
         for (int k = 0; k < 8; k++) {
-            if (op == OPERATIONS)
+            if (op == MEMCHR)
                 sink = (size_t)(const uint8_t *)memchr(src, needle, len);
-            else
+            else if (op == MEMSET) {
+                memset(dst, k, len);
+                sink = dst[len / 2];
+            } else
                 sink = run(op, src, len, dst, cap);
         }
         repeats += 8;
@@ -251,16 +274,27 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
-/* Every buffer starts on a 64-byte boundary, so that two operations on
- * different buffers (UTF-8 validate, CESU-8 validate) meet the same
- * cache-line splits, and their ratio measures the code, not where malloc
- * happened to put each buffer. */
-static uint8_t *aligned_buffer(size_t size)
+/* Every input buffer starts the same number of bytes (--src-offset, 0 by
+ * default) past a 64-byte boundary, so that two operations on different
+ * buffers (UTF-8 validate, CESU-8 validate) meet the same cache-line
+ * splits, and their ratio measures the code, not where malloc happened to
+ * put each buffer; the output buffer starts --dst-offset bytes past one.
+ * (malloc puts large buffers 16 bytes past a boundary, and CPython a
+ * bytes object's data 32 past it.) */
+static size_t src_offset, dst_offset;
+
+static uint8_t *placed_buffer(size_t size, size_t offset)
 {
     void *buffer = NULL;
-    if (posix_memalign(&buffer, 64, size > 0 ? size : 1) != 0)
+    if (posix_memalign(&buffer, 64, size + offset > 0 ? size + offset : 1) != 0)
         return NULL;
-    return buffer;
+    return (uint8_t *)buffer + offset;
+}
+
+static void free_placed(uint8_t *buffer, size_t offset)
+{
+    if (buffer != NULL)
+        free(buffer - offset);
 }
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -271,7 +305,7 @@ static uint8_t *read_file(const char *path, size_t *len)
     fseek(file, 0, SEEK_END);
     long size = ftell(file);
     fseek(file, 0, SEEK_SET);
-    uint8_t *data = aligned_buffer(size > 0 ? (size_t)size : 1);
+    uint8_t *data = placed_buffer(size > 0 ? (size_t)size : 1, src_offset);
     *len = fread(data, 1, (size_t)size, file);
     fclose(file);
     return data;
@@ -344,6 +378,48 @@ static const char *short_name(const char *path)
     return buffer;
 }
 
+/* Whether every name of a comma-separated list is one of `names`; says
+ * which is not on stderr. */
+static int names_known(const char *list, const char *what, const char *(*name_of)(size_t))
+{
+    if (list == NULL)
+        return 1;
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        int length = comma ? (int)(comma - p) : (int)strlen(p);
+        int known = 0;
+        for (size_t k = 0; name_of(k) != NULL && !known; k++)
+            known = (int)strlen(name_of(k)) == length && strncmp(p, name_of(k), (size_t)length) == 0;
+        if (!known) {
+            fprintf(stderr, "unknown %s: %.*s\n", what, length, p);
+            return 0;
+        }
+        p += length + (comma != NULL);
+    }
+    return 1;
+}
+
+static const char *operation_name(size_t op)
+{
+    return op < OPERATIONS ? operations[op].name : NULL;
+}
+
+/* The usage text on `out`; returns the exit status to go with it. */
+static int usage(FILE *out, const char *program, int status)
+{
+    fprintf(out,
+            "usage: %s [--ops LIST] [--kernels LIST] [--rounds N] [--ms M] [--ratios] "
+            "[--src-offset B] [--dst-offset B] PATH...\noperations:",
+            program);
+    for (size_t op = 0; op < OPERATIONS; op++)
+        fprintf(out, " %s", operations[op].name);
+    fprintf(out, "\nkernels:");
+    for (size_t k = 0; utfkit_backend_name(k) != NULL; k++)
+        fprintf(out, " %s", utfkit_backend_name(k));
+    fprintf(out, "\n");
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     const char *op_list = NULL, *kernel_list = NULL;
@@ -360,18 +436,20 @@ int main(int argc, char **argv)
             round_seconds = atof(argv[++i]) / 1000.0;
         else if (strcmp(argv[i], "--ratios") == 0)
             ratios = 1;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr,
-                    "usage: %s [--ops LIST] [--kernels LIST] [--rounds N] [--ms M] [--ratios] "
-                    "PATH...\noperations:",
-                    argv[0]);
-            for (size_t op = 0; op < OPERATIONS; op++)
-                fprintf(stderr, " %s", operations[op].name);
-            fprintf(stderr, "\n");
-            return 2;
-        } else
+        else if (strcmp(argv[i], "--src-offset") == 0 && i + 1 < argc)
+            src_offset = (size_t)atoi(argv[++i]) & 63;
+        else if (strcmp(argv[i], "--dst-offset") == 0 && i + 1 < argc)
+            dst_offset = (size_t)atoi(argv[++i]) & 63;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return usage(stdout, argv[0], 0);
+        else if (argv[i][0] == '-')
+            return usage(stderr, argv[0], 2);
+        else
             add_tree(argv[i], 0);
     }
+    if (!names_known(op_list, "operation", operation_name) ||
+        !names_known(kernel_list, "kernel", utfkit_backend_name))
+        return usage(stderr, argv[0], 2);
     if (path_count == 0) {
         fprintf(stderr, "%s: no text files given\n", argv[0]);
         return 2;
@@ -386,42 +464,45 @@ int main(int argc, char **argv)
     }
 
     printf("utfkit C core, %sGB/s of input (median of %d rounds of >= %.0f ms, thread CPU "
-           "time)%s\nCPU features: %s\n",
-           ratios ? "fraction of memchr's" : "", rounds, 1000 * round_seconds,
-           ratios ? "" : "; memchr = memchr's read speed over the same buffer",
-           utfkit_cpu_features());
+           "time)%s\nmemset = memset's speed writing the operation's output into the same "
+           "buffer (GB/s of output; input at +%zu, output at +%zu from a 64-byte boundary), "
+           "best/ms = the best kernel's output speed over it\nCPU features: %s\n",
+           ratios ? "fraction of memchr's " : "", rounds, 1000 * round_seconds,
+           ratios ? "" : "; memchr = memchr's read speed over the same buffer", src_offset,
+           dst_offset, utfkit_cpu_features());
     printf("%-12s %-10s", "file", "operation");
     for (size_t k = 0; k < kernel_count; k++)
         printf(" %8s", kernels[k]);
-    printf(" %8s %8s\n", "memchr", "best/mc");
+    printf(" %8s %8s %8s %8s\n", "memchr", "best/mc", "memset", "best/ms");
 
-    double *samples = malloc((size_t)rounds * (kernel_count + 1) * sizeof *samples);
+    /* per kernel, then memchr, then memset */
+    double *samples = malloc((size_t)rounds * (kernel_count + 2) * sizeof *samples);
     for (size_t p = 0; p < path_count; p++) {
         size_t len8;
         uint8_t *utf8 = read_file(paths[p], &len8);
         if (utf8 == NULL || !utfkit_utf8_validate(utf8, len8)) {
             fprintf(stderr, "%s: not readable, or not UTF-8; skipped\n", paths[p]);
-            free(utf8);
+            free_placed(utf8, src_offset);
             continue;
         }
         size_t len16 = utfkit_well_formed_length(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF16LE);
         size_t len32 = utfkit_well_formed_length(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF32LE);
-        uint8_t *utf16 = aligned_buffer(len16 + 1), *utf32 = aligned_buffer(len32 + 1);
+        uint8_t *utf16 = placed_buffer(len16 + 1, src_offset), *utf32 = placed_buffer(len32 + 1, src_offset);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_STRICT, utf16, len16);
         utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_UTF32LE, UTFKIT_STRICT, utf32, len32);
         /* CESU-8 and MUTF-8: each supplementary character 6 bytes, U+0000 2
          * in MUTF-8, so at most twice as long */
-        uint8_t *cesu8 = aligned_buffer(2 * len8 + 1), *mutf8 = aligned_buffer(2 * len8 + 1);
+        uint8_t *cesu8 = placed_buffer(2 * len8 + 1, src_offset), *mutf8 = placed_buffer(2 * len8 + 1, src_offset);
         size_t len_cesu8 = utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_CESU8, UTFKIT_STRICT,
                                             cesu8, 2 * len8).written;
         size_t len_mutf8 = utfkit_transcode(utf8, len8, UTFKIT_UTF8, UTFKIT_MUTF8, UTFKIT_STRICT,
                                             mutf8, 2 * len8).written;
-        uint8_t *dirty = aligned_buffer(len8 + 1);
+        uint8_t *dirty = placed_buffer(len8 + 1, src_offset);
         memcpy(dirty, utf8, len8);
         for (size_t i = DIRTY_EVERY / 2; i < len8; i += DIRTY_EVERY)
             dirty[i] = 0xFF;
         size_t cap = 4 * len8 + 64;
-        uint8_t *dst = aligned_buffer(cap);
+        uint8_t *dst = placed_buffer(cap, dst_offset);
         for (size_t op = 0; op < OPERATIONS; op++) {
             if (!listed(op_list, operations[op].name))
                 continue;
@@ -432,6 +513,9 @@ int main(int argc, char **argv)
             size_t len = input == INPUT_UTF8 || input == INPUT_DIRTY_UTF8 ? len8
                        : input == INPUT_UTF16LE ? len16 : input == INPUT_UTF32LE ? len32
                        : input == INPUT_CESU8 ? len_cesu8 : len_mutf8;
+            /* the bytes it writes (the same for every kernel) */
+            size_t written = operations[op].writes ? run(op, src, len, dst, cap) : 0;
+            size_t columns = kernel_count + 1 + (written > 0);
             for (int r = 0; r < rounds; r++) {
                 for (size_t k = 0; k < kernel_count; k++) {
                     utfkit_set_backend(kernels[k]);
@@ -439,10 +523,13 @@ int main(int argc, char **argv)
                         one_round(op, src, len, dst, cap, round_seconds);
                 }
                 samples[kernel_count * (size_t)rounds + (size_t)r] =
-                    one_round(OPERATIONS, src, len, dst, cap, round_seconds);
+                    one_round(MEMCHR, src, len, dst, cap, round_seconds);
+                if (written > 0)
+                    samples[(kernel_count + 1) * (size_t)rounds + (size_t)r] =
+                        one_round(MEMSET, src, written, dst, cap, round_seconds);
             }
-            double median[17], best = 0;
-            for (size_t k = 0; k <= kernel_count; k++) {
+            double median[18], best = 0;
+            for (size_t k = 0; k < columns; k++) {
                 qsort(samples + k * (size_t)rounds, (size_t)rounds, sizeof *samples,
                       compare_doubles);
                 median[k] = samples[k * (size_t)rounds + (size_t)rounds / 2] / 1e9;
@@ -453,16 +540,21 @@ int main(int argc, char **argv)
             printf("%-12s %-10s", short_name(paths[p]), operations[op].name);
             for (size_t k = 0; k < kernel_count; k++)
                 printf(" %8.2f", ratios ? median[k] / memchr_speed : median[k]);
-            printf(" %8.2f %8.2f\n", ratios ? 1.0 : memchr_speed, best / memchr_speed);
+            printf(" %8.2f %8.2f", ratios ? 1.0 : memchr_speed, best / memchr_speed);
+            if (written > 0) /* best in GB/s of output, over memset's */
+                printf(" %8.2f %8.2f\n", median[kernel_count + 1],
+                       best * (double)written / (double)len / median[kernel_count + 1]);
+            else
+                printf(" %8s %8s\n", "-", "-");
             fflush(stdout);
         }
-        free(utf8);
-        free(dirty);
-        free(cesu8);
-        free(mutf8);
-        free(utf16);
-        free(utf32);
-        free(dst);
+        free_placed(utf8, src_offset);
+        free_placed(dirty, src_offset);
+        free_placed(cesu8, src_offset);
+        free_placed(mutf8, src_offset);
+        free_placed(utf16, src_offset);
+        free_placed(utf32, src_offset);
+        free_placed(dst, dst_offset);
     }
     free(samples);
     utfkit_set_backend(NULL);

@@ -81,8 +81,13 @@ static UTFKIT_ALWAYS_INLINE void sink_window_open(const utfkit_sink *sink, sink_
         window->out = 0;
         window->stop = fast_end - i < budget ? fast_end : i + budget;
         window->run_end = window->stop;
-    } else if (safe >= 4 * SINK_STEP_MAX && i < fast_end) {
-        /* Steps starting before stop consume at most safe bytes in all. */
+    } else if (i < fast_end && safe >= SINK_STEP_MAX &&
+               (safe >= 4 * SINK_STEP_MAX || safe - SINK_STEP_MAX >= fast_end - i)) {
+        /* Steps starting before stop consume at most safe bytes in all.
+         * (A room for the worst case of all the rest, plus SINK_STEP_MAX
+         * input bytes' worth, takes the whole rest in one window however
+         * short it is: a short text into a buffer with that much room
+         * takes no staged steps.) */
         window->mode = SINK_WINDOW_DIRECT;
         window->dst = sink->dst;
         window->out = sink->out;

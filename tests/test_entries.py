@@ -159,3 +159,106 @@ def test_set_utf8_entries_checks_its_arguments() -> None:
         _direct.set_utf8_entries(0, 0, "utf-8", print, print, print, print)
     with pytest.raises(TypeError):
         _direct.set_utf8_entries(1, 2, "utf-8", 1, 2, 3, 4)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- transcode
+
+TRANSCODE_PAIRS = [("utf-8", "utf-16-le"), ("utf-8", "utf-32-be"), ("utf-16-le", "utf-8"), ("utf-32-le", "utf-16-le"),
+                   ("utf-16-be", "utf-32-le"), ("utf-8", "latin-1"), ("latin-1", "utf-16-le"), ("utf-8", "utf-16"),
+                   ("utf-16", "utf-8"), ("utf-8", "utf-8"), ("latin-1", "utf-8"), ("utf-8", "ascii")]
+HANDLERS = ["strict", "replace", "ignore"]
+
+
+def cpython_transcode(data: bytes, from_: str, to: str, errors: str) -> bytes | BaseException:
+    try:
+        return data.decode(from_, errors).encode(to, errors)
+    except UnicodeError as error:
+        return error
+
+
+def assert_transcode_agrees(data: bytes, from_: str, to: str, errors: str) -> None:
+    want = cpython_transcode(data, from_, to, errors)
+    for call in (lambda: utfkit.transcode(data, from_, to, errors),
+                 lambda: utfkit.transcode(data, from_, to, errors, None),
+                 lambda: _oneshot.transcode(data, from_, to, errors)):
+        if isinstance(want, BaseException):
+            with pytest.raises(type(want)) as raised:
+                call()
+            if isinstance(want, UnicodeDecodeError):
+                assert isinstance(raised.value, UnicodeDecodeError)
+                got = raised.value
+                assert (got.start, got.end, got.reason) == (want.start, want.end, want.reason)
+        else:
+            assert call() == want
+    if not isinstance(want, BaseException):
+        out = bytearray(len(want) + 3)
+        assert utfkit.transcode(data, from_, to, errors, out) == len(want)
+        assert utfkit.transcode(data, from_, to, errors, out=out) == len(want)
+        assert bytes(out[:len(want)]) == want
+
+
+@pytest.mark.parametrize("from_, to", TRANSCODE_PAIRS)
+@pytest.mark.parametrize("errors", HANDLERS)
+@pytest.mark.parametrize("length", [0, 1, 15, 16, 31, 32, 33, 64, 100, 127, 128, 129, 1000, 5000])
+def test_transcode_equals_cpython_at_every_short_length(from_: str, to: str, errors: str, length: int) -> None:
+    text = ("Mars, « la planète » 火星 🪐 " * 300)[:length]
+    if "latin-1" in (from_, to) or to == "ascii":
+        text = text.encode("latin-1", "ignore").decode("latin-1")
+    try:
+        data = text.encode(from_)
+    except UnicodeEncodeError:
+        data = text.encode("latin-1", "ignore")
+    assert_transcode_agrees(data, from_, to, errors)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from(TRANSCODE_PAIRS), st.sampled_from(HANDLERS))
+def test_transcode_of_random_bytes_equals_cpython(data: bytes, pair: tuple[str, str], errors: str) -> None:
+    assert_transcode_agrees(data, pair[0], pair[1], errors)
+
+
+def test_transcode_plans_answered_in_c_are_those_that_need_only_the_core() -> None:
+    utfkit.transcode(b"abc", "utf-8", "utf-16-le")
+    utfkit.transcode(b"abc", "utf-8", "utf-16")  # a byte-order mark to write
+    utfkit.transcode(b"abc", "utf-8", "wtf-8")  # well-formed input is returned as it is
+    utfkit.transcode(b"abc", "latin-1", "utf-8")  # ASCII input is returned as it is
+    assert ("utf-8", "utf-16-le", "strict") in _oneshot.DIRECT_PLANS
+    for marked_or_itself in [("utf-8", "utf-16", "strict"), ("utf-8", "wtf-8", "strict"),
+                             ("latin-1", "utf-8", "strict")]:
+        assert marked_or_itself not in _oneshot.DIRECT_PLANS
+    data = b"plain ASCII " * 100  # above the size CPython's codec converts for the Python side
+    assert utfkit.transcode(data, "latin-1", "utf-8") is data
+    assert utfkit.transcode(data, "utf-8", "utf-8") is data
+
+
+def test_transcode_of_inputs_above_the_one_pass_room_goes_the_python_way() -> None:
+    text = "火星 Mars " * (_oneshot.ONE_PASS_ROOM // 8)
+    data = text.encode()
+    assert len(data) > _oneshot.ONE_PASS_ROOM
+    assert utfkit.transcode(data, "utf-8", "utf-16-le") == text.encode("utf-16-le")
+    assert utfkit.transcode(data, "utf-8", "latin-1", "replace") == text.encode("latin-1", "replace")
+
+
+def test_transcode_errors_are_the_python_functions_errors() -> None:
+    with pytest.raises(LookupError):
+        utfkit.transcode(b"abc", "utf-8", "no-such-encoding")
+    with pytest.raises(TypeError, match="encode the text first"):
+        utfkit.transcode("abc", "utf-8", "utf-16-le")  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        utfkit.transcode(b"abc", "utf-8")  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        utfkit.transcode(b"abc", "utf-8", "utf-16-le", "strict", None, "extra")  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        utfkit.transcode(b"abc", "utf-8", "utf-16-le", nonsense=1)  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="room for 2 bytes"):
+        utfkit.transcode(b"abc", "utf-8", "utf-16-le", out=bytearray(2))
+    assert utfkit.transcode(b"abc", "utf-8", "utf-16-le", errors="replace") == "abc".encode("utf-16-le")
+    assert utfkit.transcode(data=b"abc", from_="utf-8", to="utf-16-le") == "abc".encode("utf-16-le")
+    assert str(inspect.signature(utfkit.transcode)) == "(data, from_, to, errors='strict', out=None)"
+
+
+def test_set_transcode_entry_checks_its_arguments() -> None:
+    with pytest.raises(TypeError):
+        _direct.set_transcode_entry({}, "strict", print)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _direct.set_transcode_entry([], "strict", print, 10)  # type: ignore[arg-type]

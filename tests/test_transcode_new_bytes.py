@@ -200,7 +200,9 @@ def test_transcode_new_returns_none_when_the_core_reports_an_error() -> None:
     utf8_to_latin1 = lib.UTFKIT_UTF8 | lib.UTFKIT_LATIN1 << 4
     assert _direct.transcode_new(b"abc\xff", utf8_to_latin1, 4) is None  # ill-formed
     assert _direct.transcode_new("a€".encode(), utf8_to_latin1, 4) is None  # unencodable
-    assert _direct.transcode_new("é".encode("latin-1"), LATIN1_TO_UTF8, 1) is None  # room too small
+    # room too small, even with the ROOM_SLACK bytes given beyond `capacity`
+    too_long = ("é" * (_direct.ROOM_SLACK + 1)).encode("latin-1")
+    assert _direct.transcode_new(too_long, LATIN1_TO_UTF8, 1) is None
 
 
 def test_transcode_new_refuses_bad_arguments() -> None:

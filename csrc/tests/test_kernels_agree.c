@@ -27,7 +27,9 @@
  * loops of each kernel, well-formed input or not).
  *
  * Then the validating counts on texts damaged at every position of their
- * first 1100 bytes in turn (every_position, below).
+ * first 1100 bytes in turn (every_position, below), and the conversions
+ * whose blocks align their stores into an output at every offset of a
+ * cache line (output_at_every_line_offset).
  *
  * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
  * (default 200,000 inputs of up to 1200 bytes, one in 16 up to 4800;
@@ -457,6 +459,162 @@ static void ranged_leads_at_block_edges(const char *const *kernels, size_t kerne
     printf("%llu CJK texts with E0/ED at vector ends under %zu kernels\n", inputs, kernel_count);
 }
 
+/* ---- the output at every offset of a cache line ----
+ *
+ * The blocks whose output is bound by its stores (ASCII runs from UTF-8
+ * and Latin-1, UTF-16 -> UTF-32, UTF-32 -> UTF-16) first write a head
+ * that brings the output to a line (or 32-byte) boundary and then store
+ * whole aligned vectors.  Long texts (past the avx512 kernel's long ASCII
+ * run, 16 blocks) converted into a buffer at every offset 0..63 from a
+ * 64-byte boundary, odd ones included (then no unit is aligned), each with
+ * no error or with one ill-formed unit just before, at and after where
+ * the head ends (and where the first aligned vector ends): the status,
+ * position and bytes of every kernel must be scalar's, strict and with
+ * replacement (which re-enters the blocks at whatever offset the U+FFFD
+ * leaves), and no kernel may write before the output or past `cap`: the
+ * bytes around it are guards, checked after every call.  Without an
+ * error, `cap` is also one unit short of the output, where every kernel
+ * must stop alike. */
+
+#define LINE_TEXT 2400 /* characters: past 16 blocks of 64 bytes as UTF-8 */
+#define GUARD 0xA5
+
+typedef struct line_case {
+    int from, to;
+    int text; /* 0 ASCII, 1 Cyrillic and ASCII (the BMP), 2 Latin-1 letters */
+} line_case;
+
+static size_t form_unit(int form)
+{
+    return form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE ? 2
+         : form == UTFKIT_UTF32LE || form == UTFKIT_UTF32BE ? 4 : 1;
+}
+
+/* Text `text` (line_case) as UTF-32LE. */
+static size_t line_text(uint8_t *out, int text)
+{
+    for (size_t k = 0; k < LINE_TEXT; k++) {
+        uint32_t cp = text == 0   ? 'a' + (uint32_t)(k % 26)
+                    : text == 1 ? (k % 7 == 6 ? ' ' : 0x430 + (uint32_t)(k % 32))
+                                : 0xC0 + (uint32_t)(k % 64);
+        memcpy(out + 4 * k, &cp, 4);
+    }
+    return 4 * LINE_TEXT;
+}
+
+/* Makes the unit at `at` of src ill-formed in its form: FF in UTF-8, a
+ * lone surrogate (D800 or DC00) in UTF-16, D800 or 110000 in UTF-32. */
+static void damage_unit(uint8_t *src, int form, size_t at, int kind)
+{
+    size_t unit = form_unit(form);
+    uint32_t value = form_unit(form) == 1 ? 0xFF : unit == 2 ? (kind ? 0xDC00u : 0xD800u)
+                                                              : (kind ? 0x110000u : 0xD800u);
+    int big_endian = form == UTFKIT_UTF16BE || form == UTFKIT_UTF32BE;
+    for (size_t b = 0; b < unit; b++)
+        src[at * unit + b] = (uint8_t)(value >> (8 * (big_endian ? unit - 1 - b : b)));
+}
+
+/* One conversion into dst = line + offset under every kernel, against
+ * scalar's; `line` holds `room` bytes from dst and GUARD bytes around. */
+static void line_offsets_agree(const uint8_t *src, size_t len, const line_case *c, int errors,
+                               size_t cap, uint8_t *line, size_t offset, size_t room,
+                               uint8_t *expected, const char *const *kernels, size_t kernel_count)
+{
+    uint8_t *dst = line + offset;
+    utfkit_result want = {0};
+    for (size_t k = 0; k < kernel_count; k++) {
+        utfkit_set_backend(kernels[k]);
+        memset(line, GUARD, offset + room + 64);
+        utfkit_result got = utfkit_transcode(src, len, c->from, c->to, errors, dst, cap);
+        int guarded = 1;
+        for (size_t b = 0; b < offset; b++)
+            guarded &= line[b] == GUARD;
+        for (size_t b = cap; b < room + 64; b++)
+            guarded &= dst[b] == GUARD;
+        char what[160];
+        snprintf(what, sizeof what, "transcode %d -> %d (%s) into a line at +%zu, cap %zu: %%s",
+                 c->from, c->to, errors ? "replace" : "strict", offset, cap);
+        char detail[200];
+        if (!guarded) {
+            snprintf(detail, sizeof detail, what, "wrote before dst or past cap");
+            report(src, len, kernels[k], detail, 0, 1);
+        }
+        size_t written = got.written < cap ? got.written : cap;
+        if (k == 0) {
+            want = got;
+            memcpy(expected, dst, written);
+            continue;
+        }
+        if (got.status != want.status || got.position != want.position || got.written != want.written) {
+            snprintf(detail, sizeof detail, what, "status/position/written (written shown)");
+            report(src, len, kernels[k], detail, (long long)want.written, (long long)got.written);
+        } else if (memcmp(expected, dst, written) != 0) {
+            snprintf(detail, sizeof detail, what, "bytes differ");
+            report(src, len, kernels[k], detail, 0, 1);
+        }
+    }
+}
+
+static void output_at_every_line_offset(const char *const *kernels, size_t kernel_count)
+{
+    static const line_case cases[] = {
+        {UTFKIT_UTF8, UTFKIT_UTF16LE, 0},    {UTFKIT_UTF8, UTFKIT_UTF16BE, 0},
+        {UTFKIT_UTF8, UTFKIT_UTF32LE, 0},    {UTFKIT_UTF8, UTFKIT_UTF32BE, 0},
+        {UTFKIT_UTF8, UTFKIT_UTF16LE, 1},    {UTFKIT_UTF16LE, UTFKIT_UTF32LE, 1},
+        {UTFKIT_UTF16BE, UTFKIT_UTF32LE, 1}, {UTFKIT_UTF16LE, UTFKIT_UTF32BE, 0},
+        {UTFKIT_UTF32LE, UTFKIT_UTF16LE, 1}, {UTFKIT_UTF32BE, UTFKIT_UTF16BE, 0},
+        {UTFKIT_LATIN1, UTFKIT_UTF16LE, 2},  {UTFKIT_LATIN1, UTFKIT_UTF32BE, 0},
+    };
+    enum { SOURCE_ROOM = 4 * LINE_TEXT, ROOM = 4 * LINE_TEXT + 64 };
+    uint8_t *utf32 = malloc(SOURCE_ROOM), *source = malloc(SOURCE_ROOM), *expected = malloc(ROOM);
+    uint8_t *line = NULL;
+    if (utf32 == NULL || source == NULL || expected == NULL ||
+        posix_memalign((void **)&line, 64, 64 + ROOM + 64) != 0)
+        return;
+    unsigned long long inputs = 0;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        const line_case *c = &cases[n];
+        size_t in_unit = form_unit(c->from), out_unit = form_unit(c->to);
+        utfkit_set_backend("scalar");
+        size_t len = utfkit_transcode(utf32, line_text(utf32, c->text), UTFKIT_UTF32LE, c->from,
+                                      UTFKIT_STRICT, source, SOURCE_ROOM).written;
+        size_t characters = len / in_unit;
+        uint8_t *src = malloc(len); /* exactly len bytes: any over-read is out of bounds */
+        for (size_t offset = 0; offset < 64; offset++) {
+            /* where the 64-byte and 32-byte heads end, in units of the
+             * output, and 64 units after the first (avx512 writes one
+             * block before its ASCII run's head) */
+            size_t head = (64 - offset) % 64 / out_unit, head_32 = (32 - offset % 32) % 32 / out_unit;
+            size_t at[] = {head, head + 1, head_32, head_32 + 1, head + 64, head + 65, 0, 1, 1200};
+            memcpy(src, source, len);
+            utfkit_set_backend("scalar");
+            size_t whole = utfkit_transcode(src, len, c->from, c->to, UTFKIT_STRICT, line, ROOM).written;
+            line_offsets_agree(src, len, c, UTFKIT_STRICT, whole, line, offset, ROOM, expected, kernels,
+                               kernel_count);
+            line_offsets_agree(src, len, c, UTFKIT_STRICT, whole - out_unit, line, offset, ROOM, expected,
+                               kernels, kernel_count);
+            inputs += 2;
+            for (size_t a = 0; c->from != UTFKIT_LATIN1 && a < sizeof at / sizeof at[0]; a++)
+                for (size_t before = 0; before < 2; before++) {
+                    if (at[a] < before || at[a] - before >= characters)
+                        continue;
+                    memcpy(src, source, len);
+                    damage_unit(src, c->from, at[a] - before, (int)(a & 1));
+                    for (int errors = UTFKIT_STRICT; errors <= UTFKIT_REPLACE; errors++)
+                        line_offsets_agree(src, len, c, errors, ROOM, line, offset, ROOM, expected, kernels,
+                                           kernel_count);
+                    inputs += 2;
+                }
+        }
+        free(src);
+    }
+    free(line);
+    free(utf32);
+    free(source);
+    free(expected);
+    printf("%llu conversions into every offset of a line under %zu kernels\n", inputs, kernel_count);
+}
+
 int main(int argc, char **argv)
 {
     size_t inputs = 200000, max_length = 1200;
@@ -599,6 +757,7 @@ int main(int argc, char **argv)
     free(scratch);
     every_position(available, kernels, inputs <= 20000);
     ranged_leads_at_block_edges(available, kernels);
+    output_at_every_line_offset(available, kernels);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
         return 1;

@@ -5,12 +5,11 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
-from ._entries import check, count, sanitize, validate
+from ._entries import check, count, sanitize, transcode, validate
 from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._offsets import count_offsets, sanitize_offsets, validate_offsets
 from ._oneshot import (
-    transcode,
     transcode_partial,
     transcoded_length,
     valid_up_to,

@@ -13,11 +13,12 @@ import codecs
 import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ._direct import set_transcoder, transcode_into, transcode_new
+from ._direct import ROOM_SLACK, set_transcoder, transcode_into, transcode_new
 from ._native import ffi, lib
 
 __all__ = [
     "CPYTHON_DECODERS",
+    "ROOM_SLACK",
     "ENCODINGS",
     "ERROR_MODES",
     "Encoding",

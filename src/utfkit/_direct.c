@@ -66,6 +66,62 @@ set_transcoder(PyObject *module, PyObject *address)
     Py_RETURN_NONE;
 }
 
+/* The core's conversion of src[0..len) into dst[0..cap): the GIL kept below
+ * KEEP_GIL_BELOW bytes of input, released around longer calls (DESIGN.md
+ * section 4: threads scale).  The caller keeps both memories alive and
+ * unmoved meanwhile (an exported buffer, or an immutable bytes object). */
+static int64_t
+packed_call(const uint8_t *src, Py_ssize_t len, int how, uint8_t *dst, size_t cap)
+{
+    int64_t written;
+    if (len < KEEP_GIL_BELOW)
+        return transcode_packed(src, (size_t)len, how, dst, cap);
+    Py_BEGIN_ALLOW_THREADS
+    written = transcode_packed(src, (size_t)len, how, dst, cap);
+    Py_END_ALLOW_THREADS
+    return written;
+}
+
+/* Room given to the core beyond a conversion's worst case.  The core's
+ * readers write straight into the output only while it has room for the
+ * worst case of what they read plus 32 input bytes more (sink_drive.h,
+ * SINK_STEP_MAX); nearer its end they stage every step and copy it, which
+ * cost about 250 ns a call (UTF-8 -> UTF-16LE, 1 KiB: 298 ns with the
+ * worst case as room, 54 ns with this much more; 64 B: 495 and 18 ns).
+ * 32 input bytes are at most 128 output bytes (ASCII into UTF-32). */
+#define ROOM_SLACK 128
+
+/* `prefix`, then the conversion of src[0..len) written into room for
+ * `capacity` bytes after it (and ROOM_SLACK more), as one new bytes shrunk
+ * to its size; None (a new reference) when the core reports a status other
+ * than OK; NULL with an exception set when memory runs out. */
+static PyObject *
+new_bytes_of(const uint8_t *src, Py_ssize_t len, int how, const char *prefix, Py_ssize_t prefix_length,
+             Py_ssize_t capacity)
+{
+    if (capacity > PY_SSIZE_T_MAX - prefix_length - ROOM_SLACK) {
+        PyErr_SetString(PyExc_OverflowError, "transcode_new(): the output would be too large");
+        return NULL;
+    }
+    PyObject *output = PyBytes_FromStringAndSize(NULL, prefix_length + capacity + ROOM_SLACK);
+    if (output == NULL)
+        return NULL;
+    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(output);
+    if (prefix_length)
+        memcpy(start, prefix, (size_t)prefix_length);
+    int64_t written = packed_call(src, len, how, start + prefix_length, (size_t)capacity + ROOM_SLACK);
+    if (written < 0) {
+        Py_DECREF(output);
+        Py_RETURN_NONE;
+    }
+    /* written <= capacity: the core never writes past cap and reports OK
+     * only when everything fit */
+    Py_ssize_t size = prefix_length + (Py_ssize_t)written;
+    if (size != PyBytes_GET_SIZE(output) && _PyBytes_Resize(&output, size) != 0)
+        return NULL; /* _PyBytes_Resize freed it and set MemoryError */
+    return output;
+}
+
 /* transcode_new(data, how, capacity[, prefix]) -> bytes | None
  *
  * `prefix`, then utfkit_transcode_packed(data, how) written into room for
@@ -109,9 +165,9 @@ transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         prefix = PyBytes_AS_STRING(args[3]);
         prefix_length = PyBytes_GET_SIZE(args[3]);
     }
-    /* the whole object's size must fit in a Py_ssize_t; PyBytes_FromStringAndSize
-     * checks the header on top of it */
-    if (capacity > PY_SSIZE_T_MAX - prefix_length) {
+    /* the whole object's size must fit in a Py_ssize_t (new_bytes_of checks
+     * it with its slack; PyBytes_FromStringAndSize checks the header on top) */
+    if (capacity > PY_SSIZE_T_MAX - prefix_length - ROOM_SLACK) {
         PyErr_SetString(PyExc_OverflowError, "transcode_new(): the output would be too large");
         return NULL;
     }
@@ -126,38 +182,36 @@ transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
 
-    PyObject *output = PyBytes_FromStringAndSize(NULL, prefix_length + capacity);
-    if (output == NULL) {
-        PyBuffer_Release(&source);
-        return NULL;
-    }
-    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(output);
-    if (prefix_length)
-        memcpy(start, prefix, (size_t)prefix_length);
-
-    int64_t written;
-    if (source.len < KEEP_GIL_BELOW) {
-        written = transcode_packed(source.buf, (size_t)source.len, (int)how, start + prefix_length, (size_t)capacity);
-    } else {
-        /* DESIGN.md section 4: the GIL is released around every core call that
-         * takes time, so threads scale; `source` stays exported, so its
-         * memory cannot move or be freed meanwhile */
-        Py_BEGIN_ALLOW_THREADS
-        written = transcode_packed(source.buf, (size_t)source.len, (int)how, start + prefix_length, (size_t)capacity);
-        Py_END_ALLOW_THREADS
-    }
+    /* `source` stays exported during the call: its memory cannot move or be freed */
+    PyObject *output = new_bytes_of(source.buf, source.len, (int)how, prefix, prefix_length, capacity);
     PyBuffer_Release(&source);
+    return output;
+}
 
-    if (written < 0) {
-        Py_DECREF(output);
+/* The conversion of `data` written into `out`: the length written, or None
+ * (a new reference) for anything the binding's cffi path must handle. */
+static PyObject *
+into_buffer(PyObject *data, int how, PyObject *out)
+{
+    Py_buffer source, target;
+    if (PyObject_GetBuffer(data, &source, PyBUF_SIMPLE) != 0) {
+        PyErr_Clear();
         Py_RETURN_NONE;
     }
-    /* written <= capacity: the core never writes past cap and reports OK
-     * only when everything fit */
-    Py_ssize_t size = prefix_length + (Py_ssize_t)written;
-    if (size != PyBytes_GET_SIZE(output) && _PyBytes_Resize(&output, size) != 0)
-        return NULL; /* _PyBytes_Resize freed it and set MemoryError */
-    return output;
+    /* PyBUF_WRITABLE: one C-contiguous, writable run of bytes, as the
+     * binding's output_view accepts */
+    if (PyObject_GetBuffer(out, &target, PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&source);
+        Py_RETURN_NONE;
+    }
+    /* both buffers stay exported during the call */
+    int64_t written = packed_call(source.buf, source.len, how, target.buf, (size_t)target.len);
+    PyBuffer_Release(&target);
+    PyBuffer_Release(&source);
+    if (written < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong((long long)written);
 }
 
 /* transcode_into(data, how, out) -> int | None
@@ -188,32 +242,7 @@ transcode_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "transcode_into(): 'how' out of range");
         return NULL;
     }
-    Py_buffer source, target;
-    if (PyObject_GetBuffer(args[0], &source, PyBUF_SIMPLE) != 0) {
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    /* PyBUF_WRITABLE: one C-contiguous, writable run of bytes, as the
-     * binding's output_view accepts */
-    if (PyObject_GetBuffer(args[2], &target, PyBUF_WRITABLE) != 0) {
-        PyErr_Clear();
-        PyBuffer_Release(&source);
-        Py_RETURN_NONE;
-    }
-    int64_t written;
-    if (source.len < KEEP_GIL_BELOW) {
-        written = transcode_packed(source.buf, (size_t)source.len, (int)how, target.buf, (size_t)target.len);
-    } else {
-        /* as in transcode_new: both buffers stay exported meanwhile */
-        Py_BEGIN_ALLOW_THREADS
-        written = transcode_packed(source.buf, (size_t)source.len, (int)how, target.buf, (size_t)target.len);
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&target);
-    PyBuffer_Release(&source);
-    if (written < 0)
-        Py_RETURN_NONE;
-    return PyLong_FromLongLong((long long)written);
+    return into_buffer(args[0], (int)how, args[2]);
 }
 
 /* ---- validate, check and count of UTF-8 `bytes`, called straight from Python ----
@@ -374,6 +403,124 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     return PyLong_FromSize_t(counted);
 }
 
+/* ---- transcode, called straight from Python ----
+ *
+ * utfkit.transcode is this function.  The binding keeps a dict, `plans`,
+ * of the conversions that need nothing but the core: (from_, to, errors)
+ * as the caller named them -> (how, unit, per_unit), where the output of
+ * n input bytes has room -(-n // unit) * per_unit (the binding's
+ * worst_case_size).  A call whose names are in it is answered here: a
+ * `bytes` input up to one_pass_room bytes into a new `bytes` (the binding's
+ * one-pass rule), any buffer into an `out=` buffer.  Every other call --
+ * names not (yet) in the dict, byte-order marks, conversions whose
+ * well-formed input is returned as it is, larger inputs, other buffer
+ * types, and any error to raise -- goes to the binding's transcode with the
+ * same arguments; it adds each new plan of the first kind to the dict. */
+
+static PyObject *plans = NULL, *strict_name = NULL, *out_name = NULL, *transcode_fallback = NULL;
+static Py_ssize_t one_pass_room = 0;
+
+static PyObject *
+set_transcode_entry(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4 || !PyDict_CheckExact(args[0]) || !PyUnicode_CheckExact(args[1]) || !PyCallable_Check(args[2])
+        || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "set_transcode_entry(plans: dict, 'strict', transcode, one_pass_room: int)");
+        return NULL;
+    }
+    Py_ssize_t room = PyLong_AsSsize_t(args[3]);
+    if (room == -1 && PyErr_Occurred())
+        return NULL;
+    if (out_name == NULL && (out_name = PyUnicode_InternFromString("out")) == NULL)
+        return NULL;
+    one_pass_room = room;
+    PyObject **slots[] = {&plans, &strict_name, &transcode_fallback};
+    for (size_t i = 0; i < 3; i++) {
+        Py_INCREF(args[i]);
+        Py_XSETREF(*slots[i], args[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* The plan (how, unit, per_unit) for from_, to and errors, or 0 when the
+ * dict has none (or an entry that is not three small ints). */
+static int
+find_plan(PyObject *from_, PyObject *to, PyObject *errors, int *how, Py_ssize_t *unit, Py_ssize_t *per_unit)
+{
+    PyObject *key = PyTuple_Pack(3, from_, to, errors);
+    if (key == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *plan = PyDict_GetItemWithError(plans, key); /* borrowed */
+    Py_DECREF(key);
+    if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 3) {
+        PyErr_Clear(); /* an unhashable name, say: the binding's own error */
+        return 0;
+    }
+    long values[3];
+    for (Py_ssize_t i = 0; i < 3; i++) {
+        values[i] = PyLong_AsLong(PyTuple_GET_ITEM(plan, i));
+        if (values[i] < (i == 0 ? 0 : 1) || values[i] > INT_MAX) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    *how = (int)values[0];
+    *unit = values[1];
+    *per_unit = values[2];
+    return 1;
+}
+
+static PyObject *
+transcode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    PyObject *out = NULL;
+    if (plans == NULL || given < 3)
+        goto fallback;
+    if (kwnames != NULL) { /* out= by keyword, the usual spelling */
+        if (given > 4 || PyTuple_GET_SIZE(kwnames) != 1 || PyTuple_GET_ITEM(kwnames, 0) != out_name)
+            goto fallback;
+        out = args[given];
+    } else if (given == 5) {
+        out = args[4];
+    } else if (given > 5) {
+        goto fallback;
+    }
+    if (out == Py_None)
+        out = NULL;
+    int how;
+    Py_ssize_t unit, per_unit;
+    if (!find_plan(args[1], args[2], given >= 4 ? args[3] : strict_name, &how, &unit, &per_unit))
+        goto fallback;
+    PyObject *result;
+    if (out != NULL) {
+        result = into_buffer(args[0], how, out);
+    } else {
+        PyObject *data = args[0];
+        if (!PyBytes_CheckExact(data) || PyBytes_GET_SIZE(data) > one_pass_room)
+            goto fallback;
+        Py_ssize_t length = PyBytes_GET_SIZE(data);
+        Py_ssize_t capacity = (length + unit - 1) / unit * per_unit; /* at most 6 x one_pass_room */
+        if (capacity > one_pass_room && capacity > length)
+            goto fallback; /* the binding's rule: scratch and a copy, or measure first */
+        /* a bytes object is immutable: it needs no export during the call */
+        result = new_bytes_of((const uint8_t *)PyBytes_AS_STRING(data), length, how, NULL, 0, capacity);
+    }
+    if (result != Py_None)
+        return result; /* the answer, or NULL with MemoryError set */
+    Py_DECREF(result);
+fallback:
+    if (transcode_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_transcode_entry() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(transcode_fallback, args, nargs, kwnames);
+}
+
 static PyMethodDef direct_methods[] = {
     {"set_transcoder", set_transcoder, METH_O,
      "set_transcoder(address): the address of utfkit_transcode_packed, from the cffi module."},
@@ -383,6 +530,18 @@ static PyMethodDef direct_methods[] = {
      "transcode_into(data, how, out) -> int | None"},
     {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_transcode_entry", (PyCFunction)(void (*)(void))set_transcode_entry, METH_FASTCALL,
+     "set_transcode_entry(plans, strict, transcode, one_pass_room)"},
+    {"transcode", (PyCFunction)(void (*)(void))transcode, METH_FASTCALL | METH_KEYWORDS,
+     "transcode($module, /, data, from_, to, errors='strict', out=None)\n--\n\n"
+     "Convert `data` from one encoding form to another, buffer to buffer.\n\n"
+     "Equal to ``bytes(data).decode(from_, errors).encode(to)`` with no ``str`` in\n"
+     "between.  `errors` is ``\"strict\"`` (raise UnicodeDecodeError with CPython's\n"
+     "start, end and reason), ``\"replace\"`` (U+FFFD per maximal subpart of UTF-8, per\n"
+     "unpaired surrogate or invalid unit of UTF-16/UTF-32) or ``\"ignore\"``.\n\n"
+     "Returns ``bytes``; or, with `out` (any writable buffer), writes there and returns\n"
+     "the number of bytes written, raising ValueError if `out` is too small or overlaps\n"
+     "`data` -- nothing is ever written past its end."},
     {"validate", (PyCFunction)(void (*)(void))validate, METH_FASTCALL | METH_KEYWORDS,
      "validate($module, /, data, encoding='utf-8')\n--\n\n"
      "True if `data` is well-formed in `encoding` (UTF-8: Unicode 3.9 Table 3-7 exactly)."},
@@ -419,5 +578,10 @@ static struct PyModuleDef direct_module = {
 PyMODINIT_FUNC
 PyInit__direct(void)
 {
-    return PyModule_Create(&direct_module);
+    PyObject *module = PyModule_Create(&direct_module);
+    if (module != NULL && PyModule_AddIntConstant(module, "ROOM_SLACK", ROOM_SLACK) != 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

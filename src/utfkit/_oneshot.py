@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NoReturn, Optional,
 
 from . import _binding
 from ._binding import (
+    ROOM_SLACK,
     SIZE_MAX,
     SIZE_T_CODE,
     UTF8,
@@ -235,12 +236,13 @@ def sanitize(data: "Buffer", encoding: str = UTF_8) -> bytes:
         output = transcode_new(data, _packed_how(known.form, known.form, _REPLACE), capacity)
         if output is not None:
             return output
-    buffer = scratch(capacity)
+    buffer = scratch(capacity + ROOM_SLACK)
+    room = buffer[2]  # the worst case and more: the core's readers write straight into the output
     try:
         if known is UTF8:  # valid runs copied whole, not re-encoded
-            result = lib.utfkit_utf8_sanitize(source, length, buffer[0], capacity)
+            result = lib.utfkit_utf8_sanitize(source, length, buffer[0], room)
         else:
-            result = _transcode(source, length, known.form, known.form, lib.UTFKIT_REPLACE, buffer[0], capacity)
+            result = _transcode(source, length, known.form, known.form, lib.UTFKIT_REPLACE, buffer[0], room)
         raise_for(result, data, known.name)
         return _unpack(buffer[1], result.written)  # type: ignore[no-any-return]
     finally:
@@ -292,6 +294,12 @@ class _Plan:
 
 
 _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
+# The plans utfkit.transcode (a C function, see _entries) runs without
+# calling this module: (from_, to, errors) -> (how, unit, per_unit), for
+# conversions that need nothing but the core -- no byte-order mark, and no
+# input returned as it is when well-formed (identity) or ASCII.  Filled as
+# _PLANS is; read by the C function.
+DIRECT_PLANS: Dict[Tuple[str, str, str], Tuple[int, int, int]] = {}
 
 
 def _plan(from_: object, to: object, errors: object, function: str) -> _Plan:
@@ -301,6 +309,8 @@ def _plan(from_: object, to: object, errors: object, function: str) -> _Plan:
     plan = _Plan(source, target, errors, mode)  # type: ignore[arg-type]
     if len(_PLANS) < 4096:
         _PLANS[(from_, to, errors)] = plan  # type: ignore[index]
+        if not (plan.identity or plan.marked or plan.ascii_identity):
+            DIRECT_PLANS[(from_, to, errors)] = (plan.how, plan.unit, plan.per_unit)  # type: ignore[index]
     return plan
 
 
@@ -479,9 +489,11 @@ def _into_new_bytes(source: Any, data: object, plan: _Plan, signature: bytes) ->
         return transcode_new(data, plan.how, capacity, signature)
     if capacity <= _binding.SCRATCH_KEPT:
         skip = len(signature)
-        buffer = scratch(skip + capacity)  # the kept buffer, or one of its own if another thread holds it
+        # the kept buffer, or one of its own if another thread holds it; the
+        # worst case and more, so that the core's readers write straight into it
+        buffer = scratch(skip + capacity + ROOM_SLACK)
         ffi.memmove(buffer[0], signature, skip)
-        written: int = _packed(source, length, plan.how, buffer[0] + skip, capacity)
+        written: int = _packed(source, length, plan.how, buffer[0] + skip, buffer[2] - skip)
         output: Optional[bytes] = _unpack(buffer[1], skip + written) if written >= 0 else None
         give_scratch(buffer)
         return output
