@@ -188,7 +188,7 @@ def test_u0000_into_mutf8_is_c0_80_at_every_lane_of_every_kind_of_block(source, 
 
 @pytest.mark.parametrize("form", ["cesu-8", "mutf-8"])
 @pytest.mark.parametrize("source", UNIT_FORMS)
-@pytest.mark.parametrize("run", ["ascii", "two-byte", "three-byte", "mixed"])
+@pytest.mark.parametrize("run", RUNS)
 def test_a_supplementary_character_is_six_bytes_at_every_lane_of_every_kind_of_block(form, source, run):
     """A supplementary character is two 3-byte surrogate sequences in CESU-8 and MUTF-8 (UTR #26
     section 2), never the 4-byte form, at each position of each kind of run."""
@@ -200,7 +200,7 @@ def test_a_supplementary_character_is_six_bytes_at_every_lane_of_every_kind_of_b
 
 @pytest.mark.parametrize("form", ["cesu-8", "mutf-8"])
 @pytest.mark.parametrize("source", UNIT_FORMS)
-@pytest.mark.parametrize("run", ["ascii", "three-byte", "mixed"])
+@pytest.mark.parametrize("run", RUNS)
 def test_a_lone_surrogate_is_replaced_at_every_lane_of_every_kind_of_block(form, source, run):
     """A unit D800..DFFF with no partner is ill-formed UTF-16 (D91), and any such unit ill-formed
     UTF-32 (D90): U+FFFD, as CPython's decoder gives, wherever it stands -- but MUTF-8 carries a

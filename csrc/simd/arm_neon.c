@@ -56,6 +56,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctzll(vget_lane_u64(vreinterpret_u64_u8(nibbles), 0)) >> 2;
 }
 static inline int vec_is_ascii(vec_t v) { return vmaxvq_u8(v) < 0x80; }
+static inline int vec_is_positive(vec_t v) { return vminvq_s8(vreinterpretq_s8_u8(v)) > 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return vreinterpretq_u8_s8(vminq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b))); }
 static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return vminq_u8(a, b); }
 static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return vmaxq_u8(a, b); }

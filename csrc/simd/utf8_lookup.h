@@ -25,6 +25,8 @@
  *     vec_first_nonzero(v)        the index of the first byte of v that is not
  *                                 zero (v has one)
  *     vec_is_ascii(v)             1 if every byte of v is 00..7F
+ *     vec_is_positive(v)          1 if every byte of v is 01..7F (above 0, as
+ *                                 a signed byte)
  *     vec_min_signed(a, b)        the minimum per byte, as signed bytes
  *     vec_min_unsigned(a, b), vec_max_unsigned(a, b)
  *                                 the minimum / maximum per byte, as unsigned bytes
@@ -317,12 +319,12 @@ static inline vec_t UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(vec_t input)
 }
 
 /* 1 if every byte of the vectors whose signed minimum per byte is `least`
- * is 01..7F: ASCII with no 00.  (A byte 80..FF is negative, so `least` has
- * bit 7 set; a 00 makes a 00 of it, which saturating 80 - byte turns into
- * 80; 01..7F leave bit 7 clear either way.) */
+ * is 01..7F: ASCII with no 00 (a byte 80..FF is negative as a signed
+ * byte).  One comparison with zero, which needs no constant of its own:
+ * the MUTF-8 loop has no vector register to spare. */
 static inline int UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_t least)
 {
-    return vec_is_ascii(vec_or(least, vec_subs(vec_splat(0x80), least)));
+    return vec_is_positive(least);
 }
 
 /* len if src[0..len) is well-formed (as UTF-8, or the restricted UTF-8
@@ -354,17 +356,17 @@ static inline __attribute__((always_inline)) size_t UTF8_LOOKUP_NAME(utf8_lookup
     /* Two vectors per step: one test skips both when both are ASCII. */
     while (len - i >= 2 * VEC_BYTES) {
         vec_t first = vec_load(src + i), second = vec_load(src + i + VEC_BYTES);
-        /* (MUTF-8: and no 00 -- tested only when ASCII, so that text
-         * without runs of it pays nothing for the test) */
-        if (vec_is_ascii(vec_or(first, second)) &&
-            (!nul_is_ill_formed ||
-             UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_min_signed(first, second)))) {
+        /* (MUTF-8: and no 00, in the same test) */
+        if (nul_is_ill_formed
+                ? UTF8_LOOKUP_NAME(utf8_lookup_is_ascii_without_nul)(vec_min_signed(first, second))
+                : vec_is_ascii(vec_or(first, second))) {
             error = vec_or(error, unfinished);
             unfinished = zero;
             /* What follows a 00 that ended the vector before, in MUTF-8,
-             * no rule will see either. */
-            if (nul_is_ill_formed && i != 0 && src[i - 1] == 0)
-                error = vec_or(error, vec_splat(1));
+             * no rule will see either: every 00 of that vector is flagged
+             * (the others the rules flagged already). */
+            if (nul_is_ill_formed)
+                error = vec_or(error, UTF8_LOOKUP_NAME(utf8_lookup_nul_bytes)(before));
             before = ascii;
             i += 2 * VEC_BYTES;
             /* A run of ASCII: four vectors per test. */

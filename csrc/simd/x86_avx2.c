@@ -101,6 +101,10 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctz(~zero);
 }
 static inline int vec_is_ascii(vec_t v) { return _mm256_movemask_epi8(v) == 0; }
+static inline int vec_is_positive(vec_t v)
+{
+    return _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_setzero_si256())) == -1;
+}
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm256_min_epi8(a, b); }
 static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm256_min_epu8(a, b); }
 static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm256_max_epu8(a, b); }

@@ -99,6 +99,7 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctzll((uint64_t)_mm512_test_epi8_mask(v, v));
 }
 static inline int vec_is_ascii(vec_t v) { return _mm512_movepi8_mask(v) == 0; }
+static inline int vec_is_positive(vec_t v) { return _mm512_cmple_epi8_mask(v, _mm512_setzero_si512()) == 0; }
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm512_min_epi8(a, b); }
 static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm512_min_epu8(a, b); }
 static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm512_max_epu8(a, b); }

@@ -56,6 +56,10 @@ static inline size_t vec_first_nonzero(vec_t v)
     return (size_t)__builtin_ctz(~zero);
 }
 static inline int vec_is_ascii(vec_t v) { return _mm_movemask_epi8(v) == 0; }
+static inline int vec_is_positive(vec_t v)
+{
+    return _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_setzero_si128())) == 0xFFFF;
+}
 static inline vec_t vec_min_signed(vec_t a, vec_t b) { return _mm_min_epi8(a, b); }
 static inline vec_t vec_min_unsigned(vec_t a, vec_t b) { return _mm_min_epu8(a, b); }
 static inline vec_t vec_max_unsigned(vec_t a, vec_t b) { return _mm_max_epu8(a, b); }
