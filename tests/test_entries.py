@@ -8,9 +8,9 @@ must be the same, and equal to CPython's: ``decode()`` succeeding or raising
 from __future__ import annotations
 
 import inspect
-import threading
 
 import pytest
+from concurrently import on_threads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,11 +144,7 @@ def test_threads_share_the_entries() -> None:
             if not utfkit.validate(good) or utfkit.validate(bad) or utfkit.count(good) != 6000:
                 failures.append("wrong answer")
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    on_threads(work)
     assert failures == []
 
 

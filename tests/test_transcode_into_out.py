@@ -14,9 +14,9 @@ from __future__ import annotations
 import array
 import mmap
 import sys
-import threading
 
 import pytest
+from concurrently import on_threads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -186,11 +186,7 @@ def test_threads_writing_into_their_own_out_buffers() -> None:
             if utfkit.transcode(data, "utf-8", "utf-32-le", out=out) != len(want) or out != want:
                 failures.append("wrong output")
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    on_threads(work)
     assert failures == []
 
 

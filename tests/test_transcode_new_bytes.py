@@ -12,10 +12,10 @@ import array
 import contextlib
 import gc
 import sys
-import threading
 import tracemalloc
 
 import pytest
+from concurrently import on_threads
 
 import utfkit
 from utfkit import _binding, _direct, _oneshot
@@ -237,11 +237,7 @@ def test_concurrent_transcodes_into_new_bytes_give_the_same_results() -> None:
                 if utfkit.transcode(*case) != want:
                     failures.append(case[1:])
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    on_threads(work)
     assert failures == []
 
 

@@ -122,6 +122,27 @@ new_bytes_of(const uint8_t *src, Py_ssize_t len, int how, const char *prefix, Py
     return output;
 }
 
+/* `how` (utfkit_transcode_packed's packed forms and mode) read from a
+ * Python int into *how; 0 with an exception set when it is not one, is out
+ * of range, or set_transcoder() has not run. */
+static int
+packed_how(PyObject *value, const char *function, int *how)
+{
+    if (transcode_packed == NULL) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): set_transcoder() was not called", function);
+        return 0;
+    }
+    long number = PyLong_AsLong(value);
+    if (number == -1 && PyErr_Occurred())
+        return 0;
+    if (number < 0 || number > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s(): 'how' out of range", function);
+        return 0;
+    }
+    *how = (int)number;
+    return 1;
+}
+
 /* transcode_new(data, how, capacity[, prefix]) -> bytes | None
  *
  * `prefix`, then utfkit_transcode_packed(data, how) written into room for
@@ -136,17 +157,9 @@ transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "transcode_new() takes 3 or 4 arguments (%zd given)", nargs);
         return NULL;
     }
-    if (transcode_packed == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "transcode_new(): set_transcoder() was not called");
+    int how;
+    if (!packed_how(args[1], "transcode_new", &how))
         return NULL;
-    }
-    long how = PyLong_AsLong(args[1]);
-    if (how == -1 && PyErr_Occurred())
-        return NULL;
-    if (how < 0 || how > INT_MAX) {
-        PyErr_SetString(PyExc_ValueError, "transcode_new(): 'how' out of range");
-        return NULL;
-    }
     Py_ssize_t capacity = PyLong_AsSsize_t(args[2]);
     if (capacity == -1 && PyErr_Occurred())
         return NULL;
@@ -183,7 +196,7 @@ transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
 
     /* `source` stays exported during the call: its memory cannot move or be freed */
-    PyObject *output = new_bytes_of(source.buf, source.len, (int)how, prefix, prefix_length, capacity);
+    PyObject *output = new_bytes_of(source.buf, source.len, how, prefix, prefix_length, capacity);
     PyBuffer_Release(&source);
     return output;
 }
@@ -231,18 +244,10 @@ transcode_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "transcode_into() takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    if (transcode_packed == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "transcode_into(): set_transcoder() was not called");
+    int how;
+    if (!packed_how(args[1], "transcode_into", &how))
         return NULL;
-    }
-    long how = PyLong_AsLong(args[1]);
-    if (how == -1 && PyErr_Occurred())
-        return NULL;
-    if (how < 0 || how > INT_MAX) {
-        PyErr_SetString(PyExc_ValueError, "transcode_into(): 'how' out of range");
-        return NULL;
-    }
-    return into_buffer(args[0], (int)how, args[2]);
+    return into_buffer(args[0], how, args[2]);
 }
 
 /* ---- validate, check and count of UTF-8 `bytes`, called straight from Python ----
