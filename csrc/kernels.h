@@ -280,6 +280,8 @@ size_t utf8_validate_census_sse4(const uint8_t *src, size_t len, utf8_census *ce
 size_t utf8_validate_census_avx2(const uint8_t *src, size_t len, utf8_census *census);
 size_t utf8_validate_census_avx512(const uint8_t *src, size_t len, utf8_census *census);
 int utf16_validate_utf8_length_sse4(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
+int utf16_validate_sse4(const uint8_t *src, size_t len, int big_endian);
+int utf16_copy_if_well_formed_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);
 int utf16_validate_utf8_length_avx2(const uint8_t *src, size_t len, int big_endian, size_t *utf8_length);
 int utf16_validate_avx2(const uint8_t *src, size_t len, int big_endian);
 int utf16_copy_if_well_formed_avx2(const uint8_t *src, size_t len, int big_endian, uint8_t *dst);

@@ -113,6 +113,21 @@ static inline vec_t vec_held(vec_t v)
 #define UTF_LENGTHS_NAME(stem) stem##_sse4
 #include "utf_lengths.h"
 
+/* ---- and those utf16_validate.h adds ---- */
+static inline void vec_store(uint8_t *p, vec_t v) { _mm_storeu_si128((__m128i *)p, v); }
+static inline vec_t vec_max_u16(vec_t a, vec_t b) { return _mm_max_epu16(a, b); } /* SSE4.1 PMAXUW */
+/* (SSE compares signed only: what saturates to 0 is at or below limit) */
+static inline int vec_any_above_u16(vec_t v, vec_t limit)
+{
+    vec_t above = _mm_subs_epu16(v, limit);
+    return !_mm_testz_si128(above, above); /* SSE4.1 PTEST */
+}
+static inline int vec_any_above_u16_x4(const vec_t *v, vec_t limit)
+{
+    return vec_any_above_u16(vec_max_u16(vec_max_u16(v[0], v[1]), vec_max_u16(v[2], v[3])), limit);
+}
+#include "utf16_validate.h"
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
