@@ -249,6 +249,9 @@ def test_stateful_objects_refuse_concurrent_use():
     the object (its guard taken) while the second is made."""
     objects = [
         (utfkit.Validator(), lambda o: o.feed(b"abc")),
+        (utfkit.Validator(), lambda o: o.reset()),
+        (utfkit.Validator(), lambda o: o.finish()),
+        (utfkit.Validator(), lambda o: o.feed(b"x" * 5000)),  # a chunk the base checks without the GIL
         (utfkit.IncrementalTranscoder("utf-8", "utf-32-le"), lambda o: o.feed(b"abc")),
     ]
     for obj, call in objects:
@@ -259,6 +262,87 @@ def test_stateful_objects_refuse_concurrent_use():
             worker.join()
             assert errors == [RuntimeError]
         call(obj)  # usable again afterwards
+
+
+class _CountingValidator(utfkit.Validator):
+    """A Validator that records which calls its C base handed to the Python
+    methods (_feed_slow, _reset_slow, _finish_slow)."""
+
+    __slots__ = ("slow",)
+
+    def __init__(self, encoding: str = "utf-8") -> None:
+        self.slow: list[str] = []
+        super().__init__(encoding)
+
+    def _feed_slow(self, chunk):
+        self.slow.append("feed")
+        return super()._feed_slow(chunk)
+
+    def _reset_slow(self):
+        self.slow.append("reset")
+        return super()._reset_slow()
+
+    def _finish_slow(self):
+        self.slow.append("finish")
+        return super()._finish_slow()
+
+
+def test_validator_base_answers_utf8_bytes_between_characters_and_hands_on_the_rest():
+    validator = _CountingValidator()
+    for chunk in (b"", b"abc", "κόσμε".encode(), b"y" * 5000):  # 5000: checked without the GIL
+        validator.feed(chunk)
+    validator.finish()
+    validator.reset()
+    assert validator.slow == []
+    assert validator._token == [True]  # the guard given back after the long chunk
+    assert validator.offset == 0
+    # another buffer type, a character cut across chunks, an error: the Python methods
+    validator.feed(bytearray(b"ab"))
+    validator.feed(b"\xe2\x82")
+    validator.feed(b"\xac")  # back between characters: the base answers again
+    validator.feed(b"d")
+    assert validator.slow == ["feed", "feed", "feed"]
+    assert validator.offset == 6
+    with pytest.raises(UnicodeDecodeError) as raised:
+        validator.feed(b"ok\xff")
+    assert (raised.value.start, raised.value.end) == (8, 9)
+    with pytest.raises(UnicodeDecodeError):
+        validator.finish()  # failed: the Python method raises the kept error
+    assert validator.slow[-2:] == ["feed", "finish"]
+    validator.reset()  # a fixed UTF-8 stream: the base restarts it
+    assert validator.slow[-1] == "finish"
+    assert (validator.offset, validator._error) == (0, None)
+    validator.feed(b"\xe2")
+    with pytest.raises(UnicodeDecodeError) as raised:
+        validator.finish()  # inside a character: the Python method
+    assert raised.value.reason == "unexpected end of data"
+    validator.finish  # noqa: B018 - the attribute is the base's method
+    assert validator.slow[-1] == "finish"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32-be", "wtf-8", "cesu-8", "mutf-8"])
+def test_validator_base_hands_every_call_of_other_forms_to_the_python_methods(encoding):
+    validator = _CountingValidator(encoding)
+    validator.feed(b"\0\0\0a\0\0\0b" if encoding.startswith("utf-32") else b"ab")
+    validator.finish()
+    validator.reset()
+    assert validator.slow == ["feed", "finish", "reset"]
+
+
+def test_validator_base_after_a_byte_order_mark_is_decided():
+    """utf-8-sig: once its mark is read the stream is plain UTF-8, which the
+    base answers; reset() must read a mark again, so it stays in Python."""
+    validator = _CountingValidator("utf-8-sig")
+    validator.feed(b"\xef\xbb")
+    validator.feed(b"\xbfab")
+    validator.feed(b"cd")
+    validator.finish()
+    assert validator.slow == ["feed", "feed"]
+    assert validator.offset == 7
+    validator.reset()
+    assert validator.slow[-1] == "reset"
+    validator.feed(b"\xef\xbb\xbf")
+    assert validator.offset == 3
 
 
 def _raises(call, obj):

@@ -15,6 +15,8 @@
  *   - validate, check, count and sanitize are utfkit's public functions of
  *     those names: they answer UTF-8 `bytes` here and hand every other call
  *     to the binding's Python function (below).
+ *   - ValidatorBase is utfkit.Validator's base type: it answers a UTF-8
+ *     stream's feed(), reset() and finish() between characters here.
  *
  * The core is not linked here a second time: the cffi module utfkit._native
  * holds it, and the binding passes this module the addresses of the
@@ -25,6 +27,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <string.h>
 
@@ -526,6 +529,181 @@ fallback:
     return PyObject_Vectorcall(transcode_fallback, args, nargs, kwnames);
 }
 
+/* ---- utfkit.Validator's hot path ----
+ *
+ * utfkit.Validator (stream.py) is a Python class on this base type.  One
+ * message of a stream a connection keeps is three calls -- reset(), feed(),
+ * finish() -- and three Python frames cost more than CPython's incremental
+ * decoder spends on a short message.  So the base answers here the calls of
+ * a UTF-8 stream whose form is decided (no byte-order mark pending) while it
+ * is between characters: a `bytes` chunk that is well-formed as a whole
+ * moves the offset on; reset() and finish() set the state.  Every other
+ * call -- another form, a mark still undecided, another buffer type, a chunk
+ * that is not well-formed as a whole, a stream inside a character, failed
+ * or finished, a guard held by another caller -- goes to the class's
+ * _feed_slow, _reset_slow or _finish_slow, with the same arguments; they
+ * are the reference for what each call does.  The fields below are the
+ * class's own state, which its Python methods read and write as attributes
+ * (_state, _base, ...). */
+
+enum validator_state { /* stream.py's _BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED */
+    BETWEEN_CHARACTERS = 0, /* no C stream state needed */
+    IN_C = 1,               /* the C stream state (csrc/stream.c) holds the stream */
+    FINISHED = 2,
+    FAILED = 3              /* its error kept in `error` */
+};
+
+typedef struct {
+    PyObject_HEAD
+    int state;          /* _state: enum validator_state */
+    int utf8_direct;    /* _utf8_direct: the stream is UTF-8, its form decided */
+    int plain_reset;    /* _plain_reset: reset() only moves back to offset 0 (no mark to read) */
+    Py_ssize_t base;    /* _base: the stream offset where the C state starts counting */
+    PyObject *error;    /* _error: the error kept after a failure (NULL: None) */
+    PyObject *token;    /* _token: the class's Exclusive guard's token list, [True] when free */
+} ValidatorBase;
+
+static PyObject *feed_slow_name = NULL, *reset_slow_name = NULL, *finish_slow_name = NULL;
+
+/* 1 when the stream is UTF-8 between characters and no caller holds its
+ * guard: the calls below may then be answered here. */
+static int
+validator_direct(const ValidatorBase *self)
+{
+    return self->utf8_direct && self->state == BETWEEN_CHARACTERS && self->token != NULL
+           && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1;
+}
+
+/* The class's own method `name`, called with these arguments. */
+static PyObject *
+validator_slow(ValidatorBase *self, PyObject *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *method = PyObject_GetAttr((PyObject *)self, name);
+    if (method == NULL)
+        return NULL;
+    PyObject *result = PyObject_Vectorcall(method, args, nargs, kwnames);
+    Py_DECREF(method);
+    return result;
+}
+
+static PyObject *
+validator_feed(ValidatorBase *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames == NULL && PyVectorcall_NARGS(nargs) == 1 && PyBytes_CheckExact(args[0]) && utf8_validate != NULL
+        && validator_direct(self)) {
+        const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+        Py_ssize_t length = PyBytes_GET_SIZE(args[0]);
+        int valid;
+        if (length < KEEP_GIL_BELOW) {
+            valid = utf8_validate(start, (size_t)length);
+        } else {
+            /* the guard taken while the GIL is released: a call from another
+             * thread meanwhile is refused, as the class's own path refuses it */
+            if (PyList_SetSlice(self->token, 0, 1, NULL) != 0)
+                return NULL;
+            Py_BEGIN_ALLOW_THREADS
+            valid = utf8_validate(start, (size_t)length);
+            Py_END_ALLOW_THREADS
+            if (PyList_Append(self->token, Py_True) != 0)
+                return NULL;
+        }
+        if (valid) {
+            self->base += length;
+            Py_RETURN_NONE;
+        }
+    }
+    return validator_slow(self, feed_slow_name, args, nargs, kwnames);
+}
+
+static PyObject *
+validator_reset(ValidatorBase *self, PyObject *unused)
+{
+    (void)unused;
+    /* a fixed UTF-8 stream: only the position, the state and the error restart */
+    if (self->plain_reset && self->utf8_direct && self->token != NULL && PyList_CheckExact(self->token)
+        && PyList_GET_SIZE(self->token) == 1) {
+        Py_CLEAR(self->error);
+        self->base = 0;
+        self->state = BETWEEN_CHARACTERS;
+        Py_RETURN_NONE;
+    }
+    return validator_slow(self, reset_slow_name, NULL, 0, NULL);
+}
+
+static PyObject *
+validator_finish(ValidatorBase *self, PyObject *unused)
+{
+    (void)unused;
+    if (validator_direct(self)) { /* between characters: nothing is unfinished */
+        self->state = FINISHED;
+        Py_RETURN_NONE;
+    }
+    return validator_slow(self, finish_slow_name, NULL, 0, NULL);
+}
+
+static int
+validator_traverse(ValidatorBase *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->error);
+    Py_VISIT(self->token);
+    return 0;
+}
+
+static int
+validator_clear(ValidatorBase *self)
+{
+    Py_CLEAR(self->error);
+    Py_CLEAR(self->token);
+    return 0;
+}
+
+static void
+validator_dealloc(ValidatorBase *self)
+{
+    PyObject_GC_UnTrack(self);
+    validator_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef validator_methods[] = {
+    {"feed", (PyCFunction)(void (*)(void))validator_feed, METH_FASTCALL | METH_KEYWORDS,
+     "feed($self, chunk, /)\n--\n\n"
+     "Check the next chunk of the stream (any bytes-like object, read in place)."},
+    {"reset", (PyCFunction)validator_reset, METH_NOARGS,
+     "reset($self, /)\n--\n\nStart a new stream at offset 0."},
+    {"finish", (PyCFunction)validator_finish, METH_NOARGS,
+     "finish($self, /)\n--\n\nEnd the stream: raise if it ends inside a character."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef validator_members[] = {
+    {"_state", T_INT, offsetof(ValidatorBase, state), 0, "BETWEEN_CHARACTERS, IN_C, FINISHED or FAILED"},
+    {"_utf8_direct", T_INT, offsetof(ValidatorBase, utf8_direct), 0,
+     "1: the stream is UTF-8, its form decided (feed, reset, finish answered in C)"},
+    {"_plain_reset", T_INT, offsetof(ValidatorBase, plain_reset), 0,
+     "1: reset() only moves back to offset 0 (no byte-order mark to read again)"},
+    {"_base", T_PYSSIZET, offsetof(ValidatorBase, base), 0,
+     "the stream offset where the C stream state starts counting"},
+    {"_error", T_OBJECT, offsetof(ValidatorBase, error), 0, "the error kept after a failure, or None"},
+    {"_token", T_OBJECT, offsetof(ValidatorBase, token), 0, "the Exclusive guard's token list"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject ValidatorBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "utfkit._direct.ValidatorBase",
+    .tp_doc = "utfkit.Validator's base: feed(), reset() and finish() of a UTF-8 stream between characters, "
+              "answered in C; every other call goes to the class's _feed_slow, _reset_slow, _finish_slow.",
+    .tp_basicsize = sizeof(ValidatorBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_traverse = (traverseproc)validator_traverse,
+    .tp_clear = (inquiry)validator_clear,
+    .tp_dealloc = (destructor)validator_dealloc,
+    .tp_methods = validator_methods,
+    .tp_members = validator_members,
+};
+
 static PyMethodDef direct_methods[] = {
     {"set_transcoder", set_transcoder, METH_O,
      "set_transcoder(address): the address of utfkit_transcode_packed, from the cffi module."},
@@ -571,7 +749,7 @@ static struct PyModuleDef direct_module = {
     PyModuleDef_HEAD_INIT,
     "utfkit._direct",
     "utfkit's C core called on Python objects without cffi: transcode into a new bytes or an out= buffer, "
-    "and validate, check, count and sanitize of UTF-8 bytes.",
+    "validate, check, count and sanitize of UTF-8 bytes, and utfkit.Validator's base type.",
     -1,
     direct_methods,
     NULL,
@@ -583,8 +761,24 @@ static struct PyModuleDef direct_module = {
 PyMODINIT_FUNC
 PyInit__direct(void)
 {
+    if (PyType_Ready(&ValidatorBaseType) != 0)
+        return NULL;
+    PyObject **names[] = {&feed_slow_name, &reset_slow_name, &finish_slow_name};
+    const char *spellings[] = {"_feed_slow", "_reset_slow", "_finish_slow"};
+    for (size_t i = 0; i < 3; i++)
+        if (*names[i] == NULL && (*names[i] = PyUnicode_InternFromString(spellings[i])) == NULL)
+            return NULL;
     PyObject *module = PyModule_Create(&direct_module);
-    if (module != NULL && PyModule_AddIntConstant(module, "ROOM_SLACK", ROOM_SLACK) != 0) {
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&ValidatorBaseType);
+    if (PyModule_AddIntConstant(module, "ROOM_SLACK", ROOM_SLACK) != 0
+        || PyModule_AddIntConstant(module, "BETWEEN_CHARACTERS", BETWEEN_CHARACTERS) != 0
+        || PyModule_AddIntConstant(module, "IN_C", IN_C) != 0
+        || PyModule_AddIntConstant(module, "FINISHED", FINISHED) != 0
+        || PyModule_AddIntConstant(module, "FAILED", FAILED) != 0
+        || PyModule_AddObject(module, "ValidatorBase", (PyObject *)&ValidatorBaseType) != 0) {
+        Py_DECREF(&ValidatorBaseType);
         Py_DECREF(module);
         return NULL;
     }

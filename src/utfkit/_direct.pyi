@@ -2,7 +2,7 @@
 # Python objects without cffi -- a new bytes object it fills in place, an out=
 # buffer it writes into (see _binding), and the public validate, check, count
 # and sanitize (see _entries).
-from typing import Any, Callable, Dict, Optional, Tuple, overload
+from typing import Any, Callable, Dict, List, Optional, Tuple, overload
 
 from typing_extensions import Buffer
 
@@ -25,3 +25,20 @@ def transcode(data: Buffer, from_: str, to: str, errors: str = ..., out: None = 
 def transcode(data: Buffer, from_: str, to: str, errors: str = ..., *, out: Buffer) -> int: ...
 @overload
 def transcode(data: Buffer, from_: str, to: str, errors: str, out: Buffer) -> int: ...
+
+# utfkit.Validator's base type and its states (_direct.c, "utfkit.Validator's hot path")
+BETWEEN_CHARACTERS: int
+IN_C: int
+FINISHED: int
+FAILED: int
+
+class ValidatorBase:
+    _state: int
+    _utf8_direct: int
+    _plain_reset: int
+    _base: int
+    _error: Optional[UnicodeDecodeError]
+    _token: Optional[List[bool]]
+    def feed(self, chunk: Buffer, /) -> None: ...
+    def reset(self) -> None: ...
+    def finish(self) -> None: ...

@@ -52,6 +52,7 @@ from ._binding import (
     scratch,
     worst_case_size,
 )
+from ._direct import BETWEEN_CHARACTERS, FAILED, FINISHED, IN_C, ValidatorBase
 from ._entries import validate
 from ._oneshot import UTF_8
 from ._text import decode as decode_text
@@ -84,10 +85,11 @@ class Exclusive:
             guard.give(True)
     """
 
-    __slots__ = ("take", "give", "_owner")
+    __slots__ = ("take", "give", "token", "_owner")
 
     def __init__(self, owner: str) -> None:
-        token: List[bool] = [True]
+        self.token: List[bool] = [True]  # empty while a caller holds it
+        token = self.token
         self.take = token.pop
         self.give = token.append
         self._owner = owner
@@ -175,8 +177,9 @@ _stream_transcode = lib.utfkit_stream_transcode
 _OK = lib.UTFKIT_OK
 
 # A Validator's states: between characters (no C state needed), inside the
-# C stream state, finished, failed (its error kept).
-_BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = 0, 1, 2, 3
+# C stream state, finished, failed (its error kept).  Its base type
+# (_direct.c, ValidatorBase) holds them and answers the commonest calls.
+_BETWEEN_CHARACTERS, _IN_C, _FINISHED, _FAILED = BETWEEN_CHARACTERS, IN_C, FINISHED, FAILED
 
 
 # ------------------------------------------------------------------ Validator
@@ -188,7 +191,7 @@ def _restore_validator(encoding: str, state: Tuple[Any, ...]) -> "Validator":
     return validator
 
 
-class Validator:
+class Validator(ValidatorBase):
     """Checks a stream chunk by chunk, failing fast.
 
     ``feed(chunk)`` raises ``UnicodeDecodeError`` in the very call that
@@ -214,14 +217,20 @@ class Validator:
     ``feed`` after ``finish`` is a ValueError.  ``offset`` is the number of
     bytes fed so far (a failing feed adds none).
 
-    One message costs about what CPython's incremental decoder costs for
+    One message costs less than CPython's incremental decoder spends on
     it: for UTF-8, UTF-16 and UTF-32, while the stream is between
     characters, a chunk that is well-formed as a whole is settled by one
     validation, and the C stream state (csrc/stream.c) is set up only when
-    a chunk ends inside a character or holds an error.
+    a chunk ends inside a character or holds an error.  For a UTF-8 stream
+    (its form decided) between characters, ``feed`` of a ``bytes`` chunk,
+    ``reset`` and ``finish`` are answered by the C base type
+    (``utfkit._direct.ValidatorBase``) with no Python frame; every other
+    call runs ``_feed_slow``, ``_reset_slow`` or ``_finish_slow`` below.
+    The state (``_state``, ``_base``, ``_error``, ``_utf8_direct``,
+    ``_plain_reset``, ``_token``) lives in the base.
     """
 
-    __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give", "_error", "_state", "_base",
+    __slots__ = ("encoding", "_form", "_stream", "_guard", "_take", "_give",
                  "_fast", "_validate_as", "_head", "_reported_as", "_error_shift", "_marks")
 
     def __init__(self, encoding: str = "utf-8") -> None:
@@ -230,8 +239,10 @@ class Validator:
         self._guard = guard = Exclusive("Validator")
         self._take = guard.take
         self._give = guard.give
-        self._error: Optional[UnicodeDecodeError] = None
+        self._token = guard.token  # the base's C calls honour the same guard
+        self._error = None
         self._marks = ENCODINGS[self.encoding].marks
+        self._plain_reset = 0 if self._marks else 1
         self._begin()
 
     def _begin(self) -> None:
@@ -252,6 +263,8 @@ class Validator:
         self._fast = self._form in _SELF_CONTAINED_CHUNKS
         # validate()'s own UTF-8 constant takes its shortest path
         self._validate_as = UTF_8 if fixed == UTF_8 else fixed
+        # the base answers feed, reset and finish of UTF-8 once no mark is pending
+        self._utf8_direct = 1 if fixed == UTF_8 and self._head is None else 0
         self._state = _BETWEEN_CHARACTERS
         if not self._fast:
             self._start_c(self._base)
@@ -280,8 +293,9 @@ class Validator:
         self._base = base
         self._state = _IN_C
 
-    def reset(self) -> None:
-        """Start a new stream at offset 0."""
+    def _reset_slow(self) -> None:
+        """reset() (the base's feed, reset and finish answer a UTF-8 stream
+        between characters in C; every other call runs these)."""
         try:
             self._take()
         except IndexError:
@@ -303,8 +317,8 @@ class Validator:
             return len(self._head)
         return self._base + int(self._stream.offset) if self._state == _IN_C else self._base
 
-    def feed(self, chunk: "Buffer") -> None:
-        """Check the next chunk of the stream (any bytes-like object, read in place)."""
+    def _feed_slow(self, chunk: "Buffer") -> None:
+        """feed(chunk), when the base does not answer it."""
         try:
             self._take()
         except IndexError:
@@ -349,8 +363,8 @@ class Validator:
             self._base += int(stream.offset)
             self._state = _BETWEEN_CHARACTERS
 
-    def finish(self) -> None:
-        """End the stream: raise if it ends inside a character."""
+    def _finish_slow(self) -> None:
+        """finish(), when the base does not answer it."""
         try:
             self._take()
         except IndexError:
