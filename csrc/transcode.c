@@ -208,6 +208,11 @@ int utfkit_validate(const uint8_t *src, size_t len, int form)
     return utfkit_check(src, len, form).status == UTFKIT_OK;
 }
 
+size_t utfkit_ascii_length(const uint8_t *src, size_t len)
+{
+    return utfkit_kernel_active()->ascii_prefix_length(src, len);
+}
+
 size_t utfkit_count(const uint8_t *src, size_t len, int form)
 {
     if (form == UTFKIT_UTF8)

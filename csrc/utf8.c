@@ -134,6 +134,25 @@ static size_t count_characters(const uint8_t *src, size_t len, const utfkit_kern
     return kernel->utf8_code_points(src, len);
 }
 
+int utfkit_utf8_validate_lengths(const uint8_t *src, size_t len, size_t *code_points,
+                                 size_t *utf16_units)
+{
+    const utfkit_kernel *kernel = utfkit_kernel_active();
+    if (kernel->utf8_validate_census != NULL) {
+        utf8_census census;
+        if (kernel->utf8_validate_census(src, len, &census) != len)
+            return 0;
+        *code_points = census.code_points;
+        *utf16_units = census.utf16_units;
+        return 1;
+    }
+    if (!kernel->utf8_validate(src, len))
+        return 0;
+    *code_points = kernel->utf8_code_points(src, len);
+    *utf16_units = kernel->utf8_utf16_units(src, len);
+    return 1;
+}
+
 size_t utfkit_utf8_count(const uint8_t *src, size_t len)
 {
     const utfkit_kernel *kernel = utfkit_kernel_active();

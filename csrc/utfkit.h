@@ -101,6 +101,13 @@ utfkit_result utfkit_utf8_removed_length(const uint8_t *src, size_t len);
  * subpart produces: characters plus replaced subparts. */
 size_t utfkit_utf8_count(const uint8_t *src, size_t len);
 
+/* Validation and the lengths of the other forms in one pass (what a
+ * decoder needs to size its output): 1 if src[0..len) is well-formed UTF-8,
+ * with *code_points its characters and *utf16_units its UTF-16 code units
+ * (a supplementary character is two); 0 if it is not (both then unset). */
+int utfkit_utf8_validate_lengths(const uint8_t *src, size_t len, size_t *code_points,
+                                 size_t *utf16_units);
+
 /* ---- every encoding form: UTF-8, UTF-16 and UTF-32 (Unicode 3.9, D90-D92) ---- */
 
 /* The encoding forms, each with its byte order where it has one.  Offsets
@@ -255,6 +262,10 @@ utfkit_result utfkit_check(const uint8_t *src, size_t len, int form);
 
 /* 1 if src is well-formed in the given form, else 0. */
 int utfkit_validate(const uint8_t *src, size_t len, int form);
+
+/* The length of the longest prefix of src that is ASCII (bytes 00..7F):
+ * len when all of it is. */
+size_t utfkit_ascii_length(const uint8_t *src, size_t len);
 
 /* Validates many buffers in one call: the `count` buffers laid end to end
  * in src[0..len), the i-th lengths[i] bytes long.  Sets valid[i] to 1 if

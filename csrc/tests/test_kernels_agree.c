@@ -177,6 +177,11 @@ static const int unicode_forms[] = {UTFKIT_UTF8, UTFKIT_UTF16LE, UTFKIT_UTF16BE,
 typedef struct answers {
     int valid;
     utfkit_result check, sanitized;
+    /* utfkit_ascii_length, and utfkit_utf8_validate_lengths' answer with
+     * its two lengths (0 when not valid: they are unset then) */
+    size_t ascii_length;
+    int valid_lengths;
+    size_t lengths_code_points, lengths_utf16_units;
     /* the input read as each form: transcode to each other form, strict
      * and replace, and a digest of the bytes written */
     utfkit_result transcoded[UNICODE_FORMS][UNICODE_FORMS][2];
@@ -231,6 +236,9 @@ static answers answer(const uint8_t *src, size_t len, uint8_t *scratch, size_t s
     a.valid = utfkit_utf8_validate(src, len);
     a.check = utfkit_utf8_check(src, len);
     a.count = utfkit_utf8_count(src, len);
+    a.ascii_length = utfkit_ascii_length(src, len);
+    a.lengths_code_points = a.lengths_utf16_units = 0;
+    a.valid_lengths = utfkit_utf8_validate_lengths(src, len, &a.lengths_code_points, &a.lengths_utf16_units);
     a.sanitized = utfkit_utf8_sanitize(src, len, scratch, scratch_size);
     *sanitized_copy = malloc(a.sanitized.written + 1);
     memcpy(*sanitized_copy, scratch, a.sanitized.written);
@@ -884,6 +892,10 @@ int main(int argc, char **argv)
             SAME(check.position, "utf8_check position")
             SAME(check.subpart_length, "utf8_check subpart_length")
             SAME(count, "utf8_count")
+            SAME(ascii_length, "ascii_length")
+            SAME(valid_lengths, "utf8_validate_lengths: valid")
+            SAME(lengths_code_points, "utf8_validate_lengths: code points")
+            SAME(lengths_utf16_units, "utf8_validate_lengths: UTF-16 units")
             SAME(sanitized.status, "utf8_sanitize status")
             SAME(sanitized.written, "utf8_sanitize written")
             for (int f = 0; f < UNICODE_FORMS; f++)
@@ -947,6 +959,20 @@ int main(int argc, char **argv)
             if (expected.valid != (expected.check.status == UTFKIT_OK))
                 report(src, len, "scalar", "validate vs check", expected.valid,
                        expected.check.status);
+            if (expected.valid_lengths != expected.valid ||
+                (expected.valid && (expected.lengths_code_points != expected.count ||
+                                    2 * expected.lengths_utf16_units !=
+                                        expected.well_formed_length[0][1])))
+                report(src, len, "scalar", "utf8_validate_lengths vs validate, count, UTF-16 length",
+                       expected.valid, expected.valid_lengths);
+            {
+                size_t ascii = 0;
+                while (ascii < len && src[ascii] < 0x80)
+                    ascii++;
+                if (expected.ascii_length != ascii)
+                    report(src, len, "scalar", "ascii_length vs a byte loop", (long long)ascii,
+                           (long long)expected.ascii_length);
+            }
             free(got_sanitized);
         }
         free(expected_sanitized);

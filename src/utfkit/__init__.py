@@ -5,7 +5,7 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
-from ._entries import check, count, sanitize, transcode, validate
+from ._entries import check, count, decode, encode, sanitize, transcode, validate
 from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._offsets import count_offsets, sanitize_offsets, validate_offsets
@@ -15,7 +15,6 @@ from ._oneshot import (
     valid_up_to,
     validate_many,
 )
-from ._text import decode, encode
 from ._utf8_family import wtf8_concat
 from ._utfe8 import utfe8_decode, utfe8_encode
 from .codec import register_codecs

@@ -30,6 +30,9 @@
 #include <structmember.h>
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "utfkit.h"
 
@@ -69,19 +72,29 @@ set_transcoder(PyObject *module, PyObject *address)
     Py_RETURN_NONE;
 }
 
-/* The core's conversion of src[0..len) into dst[0..cap): the GIL kept below
- * KEEP_GIL_BELOW bytes of input, released around longer calls (DESIGN.md
- * section 4: threads scale).  The caller keeps both memories alive and
- * unmoved meanwhile (an exported buffer, or an immutable bytes object). */
+/* Runs `statement` (a core call over `length` bytes of input) with the GIL
+ * kept below KEEP_GIL_BELOW bytes and released around longer calls
+ * (DESIGN.md section 4: threads scale).  The caller keeps every memory the
+ * call reads or writes alive and unmoved meanwhile (an exported buffer, an
+ * immutable bytes or str, or an object no other thread can see yet). */
+#define CORE_CALL(length, statement)          \
+    do {                                      \
+        if ((length) < KEEP_GIL_BELOW) {      \
+            statement;                        \
+        } else {                              \
+            Py_BEGIN_ALLOW_THREADS            \
+            statement;                        \
+            Py_END_ALLOW_THREADS              \
+        }                                     \
+    } while (0)
+
+/* The core's conversion of src[0..len) into dst[0..cap), under CORE_CALL's
+ * rule for the GIL. */
 static int64_t
 packed_call(const uint8_t *src, Py_ssize_t len, int how, uint8_t *dst, size_t cap)
 {
     int64_t written;
-    if (len < KEEP_GIL_BELOW)
-        return transcode_packed(src, (size_t)len, how, dst, cap);
-    Py_BEGIN_ALLOW_THREADS
-    written = transcode_packed(src, (size_t)len, how, dst, cap);
-    Py_END_ALLOW_THREADS
+    CORE_CALL(len, written = transcode_packed(src, (size_t)len, how, dst, cap));
     return written;
 }
 
@@ -342,11 +355,7 @@ utf8_bytes_valid(PyObject *data)
     const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t length = PyBytes_GET_SIZE(data);
     int valid;
-    if (length < KEEP_GIL_BELOW)
-        return utf8_validate(start, (size_t)length);
-    Py_BEGIN_ALLOW_THREADS /* a bytes object is immutable: nothing can change it meanwhile */
-    valid = utf8_validate(start, (size_t)length);
-    Py_END_ALLOW_THREADS
+    CORE_CALL(length, valid = utf8_validate(start, (size_t)length)); /* a bytes object is immutable */
     return valid;
 }
 
@@ -401,14 +410,278 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t length = PyBytes_GET_SIZE(data);
     size_t counted;
-    if (length < KEEP_GIL_BELOW) {
-        counted = utf8_count(start, (size_t)length);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        counted = utf8_count(start, (size_t)length);
-        Py_END_ALLOW_THREADS
-    }
+    CORE_CALL(length, counted = utf8_count(start, (size_t)length));
     return PyLong_FromSize_t(counted);
+}
+
+/* ---- decode and encode of UTF-8, called straight from Python ----
+ *
+ * utfkit.decode and utfkit.encode are these functions.  CPython's UTF-8
+ * codec copies ASCII at memory speed but converts every other character one
+ * at a time (1-2 GB/s, measured here on Cyrillic and CJK text); the core's
+ * kernels convert UTF-8 to and from UTF-16 and UTF-32 many times faster.
+ * A CPython `str` stores its characters in one of three fixed widths
+ * (PEP 393): 1 byte (all below U+0100: Latin-1), 2 bytes (all in the BMP:
+ * UTF-16 with no surrogates) or 4 bytes (UTF-32), the narrowest that holds
+ * its largest character.  So:
+ *   - decode(bytes) counts the characters (the bytes that are not
+ *     continuation bytes 80..BF), validates, and has the core write them
+ *     into a new str of that many characters: UTF-32 when the UTF-16
+ *     length shows supplementary characters, else UTF-16, narrowed to
+ *     Latin-1 when no character is above U+00FF;
+ *   - encode(str) has the core convert the str's own storage, read as
+ *     Latin-1, UTF-16 or UTF-32, into a new bytes.
+ * CPython's codec answers what it does as fast (ASCII, short inputs) and
+ * everything the core does not decide alone: another encoding or error
+ * handler, keywords, another type, and any input that is an error to raise
+ * (it raises exactly CPython's error, because it is CPython's codec). */
+
+typedef size_t (*well_formed_length_fn)(const uint8_t *src, size_t len, int from, int to);
+typedef size_t (*ascii_length_fn)(const uint8_t *src, size_t len);
+typedef int (*validate_lengths_fn)(const uint8_t *src, size_t len, size_t *code_points, size_t *utf16_units);
+
+_Static_assert(_Generic(&utfkit_well_formed_length, well_formed_length_fn: 1, default: 0),
+               "well_formed_length_fn must match utfkit_well_formed_length in utfkit.h");
+_Static_assert(_Generic(&utfkit_ascii_length, ascii_length_fn: 1, default: 0),
+               "ascii_length_fn must match utfkit_ascii_length in utfkit.h");
+_Static_assert(_Generic(&utfkit_utf8_validate_lengths, validate_lengths_fn: 1, default: 0),
+               "validate_lengths_fn must match utfkit_utf8_validate_lengths in utfkit.h");
+
+/* Set once by set_text_entries(). */
+static well_formed_length_fn well_formed_length = NULL;
+static ascii_length_fn ascii_length = NULL;
+static validate_lengths_fn validate_lengths = NULL;
+static PyObject *decode_fallback = NULL, *encode_fallback = NULL;
+
+/* A str's 2- and 4-byte storage, in this machine's byte order. */
+#if PY_LITTLE_ENDIAN
+#define NATIVE_UTF16 UTFKIT_UTF16LE
+#define NATIVE_UTF32 UTFKIT_UTF32LE
+#else
+#define NATIVE_UTF16 UTFKIT_UTF16BE
+#define NATIVE_UTF32 UTFKIT_UTF32BE
+#endif
+
+/* utfkit_transcode_packed's `how` for a strict conversion */
+#define STRICT_HOW(from, to) ((from) | (to) << 4 | UTFKIT_STRICT << 8)
+
+/* Decoded texts up to this many bytes of storage are written on the stack
+ * first (str_from_utf8). */
+#define STAGE_TEXT_UP_TO 16384
+
+/* Inputs shorter than these go to CPython's codec: each of the core's
+ * passes costs a few ns to start, and below them CPython was as fast or
+ * faster (same-run ratios on Cyrillic and CJK text, README "decode and
+ * encode").  In bytes of UTF-8 for decode, of the str's storage for
+ * encode.  -D overrides them, for measuring. */
+#ifndef DECODE_CORE_FROM
+#define DECODE_CORE_FROM 96
+#endif
+#ifndef ENCODE_CORE_FROM
+#define ENCODE_CORE_FROM 512
+#endif
+
+static PyObject *
+set_text_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "set_text_entries() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    void *addresses[3];
+    for (size_t i = 0; i < 3; i++) {
+        addresses[i] = PyLong_AsVoidPtr(args[i]);
+        if (addresses[i] == NULL && PyErr_Occurred())
+            return NULL;
+    }
+    if (addresses[0] == NULL || addresses[1] == NULL || addresses[2] == NULL || !PyCallable_Check(args[3])
+        || !PyCallable_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "set_text_entries(well_formed_length_address, ascii_length_address, "
+                                         "utf8_validate_lengths_address, decode, encode)");
+        return NULL;
+    }
+    well_formed_length = (well_formed_length_fn)addresses[0];
+    ascii_length = (ascii_length_fn)addresses[1];
+    validate_lengths = (validate_lengths_fn)addresses[2];
+    PyObject **slots[] = {&decode_fallback, &encode_fallback};
+    for (size_t i = 0; i < 2; i++) {
+        Py_INCREF(args[3 + i]);
+        Py_XSETREF(*slots[i], args[3 + i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* 1 when a call's arguments after the first are UTF-8 and strict: none,
+ * (encoding) or (encoding, errors), positional, encoding "utf-8" and
+ * errors "strict". */
+static int
+utf8_strict_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    if (kwnames != NULL || given < 1 || given > 3 || (given >= 2 && !names_utf8(args[1])))
+        return 0;
+    return given < 3 || (PyUnicode_CheckExact(args[2]) && PyUnicode_CompareWithASCIIString(args[2], "strict") == 0);
+}
+
+/* 1 if the well-formed UTF-8 src[0..len) holds a character above U+00FF:
+ * a lead byte C4..FF (Unicode 3.9 Table 3-7: C2 and C3 lead exactly the
+ * characters U+0080..U+00FF, and no continuation byte is above BF).  SSE2
+ * is part of x86-64; elsewhere eight bytes at a time in a word. */
+static int
+above_latin1(const uint8_t *src, size_t len)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* x ^ 80 as signed bytes: C4..FF become 44..7F, the only values above 43 */
+    const __m128i flip = _mm_set1_epi8((char)0x80), limit = _mm_set1_epi8(0x43);
+    for (; i + 64 <= len; i += 64) {
+        __m128i any = _mm_setzero_si128();
+        for (size_t k = 0; k < 64; k += 16) {
+            __m128i bytes = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(src + i + k)), flip);
+            any = _mm_or_si128(any, _mm_cmpgt_epi8(bytes, limit));
+        }
+        if (_mm_movemask_epi8(any) != 0)
+            return 1;
+    }
+#endif
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, src + i, 8);
+        /* per byte: bit 7 set when bits 7 and 6 are (C0..FF) and one of
+         * bits 5..2 is (not C0..C3); no sum crosses into the next byte */
+        uint64_t high = word & (word << 1);
+        uint64_t rest = (word & 0x3C3C3C3C3C3C3C3Cu) + 0x7C7C7C7C7C7C7C7Cu;
+        if (high & rest & 0x8080808080808080u)
+            return 1;
+    }
+    for (; i < len; i++)
+        if (src[i] >= 0xC4)
+            return 1;
+    return 0;
+}
+
+/* The well-formed UTF-8 src[0..len) converted by the core into `to`,
+ * exactly `size` bytes, written into a new str made by
+ * PyUnicode_New(characters, largest): the str; None (a new reference) when
+ * the conversion reports another status or length (Latin-1 meeting a
+ * character above U+00FF); NULL with an exception set. */
+static PyObject *
+str_from_utf8(const uint8_t *src, Py_ssize_t len, Py_ssize_t characters, Py_UCS4 largest, int to, size_t size)
+{
+    int how = STRICT_HOW(UTFKIT_UTF8, to);
+    int64_t written;
+    if (size <= STAGE_TEXT_UP_TO) {
+        /* the core writes straight into its output only while it has room
+         * to spare (ROOM_SLACK): a short text goes through the stack, and
+         * the str is made only when the conversion succeeds */
+        uint8_t staged[STAGE_TEXT_UP_TO + ROOM_SLACK];
+        written = transcode_packed(src, (size_t)len, how, staged, sizeof staged);
+        if (written != (int64_t)size)
+            Py_RETURN_NONE;
+        PyObject *text = PyUnicode_New(characters, largest);
+        if (text != NULL)
+            memcpy(PyUnicode_DATA(text), staged, size);
+        return text;
+    }
+    PyObject *text = PyUnicode_New(characters, largest);
+    if (text == NULL)
+        return NULL;
+    written = packed_call(src, len, how, PyUnicode_DATA(text), size); /* no other thread sees `text` yet */
+    if (written != (int64_t)size) {
+        Py_DECREF(text);
+        Py_RETURN_NONE;
+    }
+    return text;
+}
+
+/* UTF-8 bytes into a str (the caller has ruled out everything but a bytes
+ * object, UTF-8 and strict); NULL with an exception set. */
+static PyObject *
+decode_utf8_bytes(PyObject *data)
+{
+    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t len = PyBytes_GET_SIZE(data);
+    if (len < DECODE_CORE_FROM)
+        return PyUnicode_DecodeUTF8((const char *)src, len, "strict");
+    size_t ascii;
+    CORE_CALL(len, ascii = ascii_length(src, (size_t)len));
+    if ((Py_ssize_t)ascii == len) { /* ASCII: its own 1-byte storage */
+        PyObject *text = PyUnicode_New(len, 0x7F);
+        if (text != NULL)
+            memcpy(PyUnicode_DATA(text), src, (size_t)len);
+        return text;
+    }
+    /* the rest, from the first byte 80..FF: validated, with its characters
+     * and UTF-16 units (a supplementary character is 2) counted, one pass */
+    const uint8_t *rest = src + ascii;
+    size_t rest_length = (size_t)len - ascii, characters = 0, units = 0;
+    int valid;
+    CORE_CALL(rest_length, valid = validate_lengths(rest, rest_length, &characters, &units));
+    if (!valid) /* CPython raises its own error */
+        return PyUnicode_DecodeUTF8((const char *)src, len, "strict");
+    Py_ssize_t n = (Py_ssize_t)(ascii + characters);
+    PyObject *text;
+    if (units != characters) { /* a supplementary character: 4-byte storage */
+        text = str_from_utf8(src, len, n, 0x10FFFF, NATIVE_UTF32, 4 * (size_t)n);
+    } else {
+        /* 2-byte storage if a character is above U+00FF, else 1-byte: PEP
+         * 393's canonical form, which str comparison relies on (the scan
+         * stops at the first such character, right after the ASCII prefix
+         * in most non-Latin text) */
+        int wide;
+        CORE_CALL(rest_length, wide = above_latin1(rest, rest_length));
+        text = wide ? str_from_utf8(src, len, n, 0xFFFF, NATIVE_UTF16, 2 * (size_t)n)
+                    : str_from_utf8(src, len, n, 0xFF, UTFKIT_LATIN1, (size_t)n);
+    }
+    if (text == Py_None) {
+        Py_DECREF(text);
+        PyErr_SetString(PyExc_SystemError, "utfkit.decode: the core's output is not the length it counted");
+        return NULL;
+    }
+    return text;
+}
+
+static PyObject *
+decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    if (validate_lengths == NULL || !utf8_strict_arguments(args, nargs, kwnames)
+        || !PyBytes_CheckExact(args[0]))
+        return fallback(decode_fallback, args, nargs, kwnames);
+    return decode_utf8_bytes(args[0]);
+}
+
+static PyObject *
+encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    if (well_formed_length == NULL || !utf8_strict_arguments(args, nargs, kwnames) || !PyUnicode_CheckExact(args[0]))
+        return fallback(encode_fallback, args, nargs, kwnames);
+    PyObject *text = args[0];
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    if (PyUnicode_IS_ASCII(text) || n * kind < ENCODE_CORE_FROM)
+        return PyUnicode_AsUTF8String(text); /* ASCII is its own UTF-8: CPython copies it */
+    const uint8_t *src = PyUnicode_DATA(text);
+    Py_ssize_t len = n * kind;
+    int from = kind == PyUnicode_1BYTE_KIND ? UTFKIT_LATIN1 : kind == PyUnicode_2BYTE_KIND ? NATIVE_UTF16 : NATIVE_UTF32;
+    if (kind == PyUnicode_2BYTE_KIND) {
+        /* A str may hold surrogates, which strict UTF-8 refuses; read as
+         * UTF-16, a lone one fails the conversion below, but a lead followed
+         * by a trail would make one supplementary character.  With none,
+         * the str's units are its characters. */
+        size_t utf32_bytes;
+        CORE_CALL(len, utf32_bytes = well_formed_length(src, (size_t)len, NATIVE_UTF16, NATIVE_UTF32));
+        if ((Py_ssize_t)(utf32_bytes / 4) != n)
+            return PyUnicode_AsUTF8String(text); /* CPython raises its UnicodeEncodeError */
+    }
+    Py_ssize_t capacity = n * (kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4);
+    PyObject *output = new_bytes_of(src, len, STRICT_HOW(from, UTFKIT_UTF8), NULL, 0, capacity);
+    if (output != Py_None)
+        return output; /* the bytes, or NULL with MemoryError set */
+    Py_DECREF(output);
+    return PyUnicode_AsUTF8String(text); /* a surrogate (or one above U+10FFFF): CPython's error */
 }
 
 /* ---- transcode, called straight from Python ----
@@ -591,22 +864,16 @@ validator_feed(ValidatorBase *self, PyObject *const *args, Py_ssize_t nargs, PyO
 {
     if (kwnames == NULL && PyVectorcall_NARGS(nargs) == 1 && PyBytes_CheckExact(args[0]) && utf8_validate != NULL
         && validator_direct(self)) {
-        const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(args[0]);
         Py_ssize_t length = PyBytes_GET_SIZE(args[0]);
-        int valid;
-        if (length < KEEP_GIL_BELOW) {
-            valid = utf8_validate(start, (size_t)length);
-        } else {
-            /* the guard taken while the GIL is released: a call from another
-             * thread meanwhile is refused, as the class's own path refuses it */
-            if (PyList_SetSlice(self->token, 0, 1, NULL) != 0)
-                return NULL;
-            Py_BEGIN_ALLOW_THREADS
-            valid = utf8_validate(start, (size_t)length);
-            Py_END_ALLOW_THREADS
-            if (PyList_Append(self->token, Py_True) != 0)
-                return NULL;
-        }
+        /* utf8_bytes_valid releases the GIL from KEEP_GIL_BELOW bytes (CORE_CALL):
+         * the guard is taken meanwhile, so that a call from another thread is
+         * refused, as the class's own path refuses it */
+        int guarded = length >= KEEP_GIL_BELOW;
+        if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0)
+            return NULL;
+        int valid = utf8_bytes_valid(args[0]);
+        if (guarded && PyList_Append(self->token, Py_True) != 0)
+            return NULL;
         if (valid) {
             self->base += length;
             Py_RETURN_NONE;
@@ -713,6 +980,21 @@ static PyMethodDef direct_methods[] = {
      "transcode_into(data, how, out) -> int | None"},
     {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_text_entries", (PyCFunction)(void (*)(void))set_text_entries, METH_FASTCALL,
+     "set_text_entries(well_formed_length_address, decode, encode)"},
+    {"decode", (PyCFunction)(void (*)(void))decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode($module, /, data, encoding='utf-8', errors='strict')\n--\n\n"
+     "Identical to ``bytes(data).decode(encoding, errors)``, without the copy.\n\n"
+     "UTF-8 ``bytes``, strict, are converted by the C core straight into the new\n"
+     "``str``; every other call goes to CPython's codec (every error handler CPython\n"
+     "accepts) or, for ``wtf-8``, ``cesu-8``, ``mutf-8``, ``utf-e-8`` and\n"
+     "``utf-8-rfc2279``, to utfkit's decoders.  Errors are CPython's exactly."},
+    {"encode", (PyCFunction)(void (*)(void))encode, METH_FASTCALL | METH_KEYWORDS,
+     "encode($module, /, text, encoding='utf-8', errors='strict')\n--\n\n"
+     "Identical to ``text.encode(encoding, errors)``.\n\n"
+     "UTF-8, strict, is converted by the C core from the ``str``'s own storage;\n"
+     "lone surrogates follow `errors` exactly as CPython's encoders treat them, and\n"
+     "``wtf-8``, ``cesu-8``, ``mutf-8`` write them as those forms do."},
     {"set_transcode_entry", (PyCFunction)(void (*)(void))set_transcode_entry, METH_FASTCALL,
      "set_transcode_entry(plans, strict, transcode, one_pass_room)"},
     {"transcode", (PyCFunction)(void (*)(void))transcode, METH_FASTCALL | METH_KEYWORDS,

@@ -1,4 +1,4 @@
-"""utfkit.validate, check, count, sanitize and transcode, as called by users.
+"""utfkit.validate, check, count, sanitize, transcode, decode and encode, as called by users.
 
 Each is a C function of the extension utfkit._direct: the common calls are
 answered there, with no Python frame and no cffi call in between -- below
@@ -6,23 +6,41 @@ about 256 bytes those two cost more than CPython's own codec spends on the
 whole input.  validate, check, count and sanitize answer one ``bytes``
 object in UTF-8; transcode answers the conversions in _oneshot.DIRECT_PLANS,
 into a new ``bytes`` (inputs up to _oneshot.ONE_PASS_ROOM) or an ``out=``
-buffer.  Every other call (another encoding or buffer type, other keyword
+buffer; decode and encode answer UTF-8, strict, between ``bytes`` and
+``str`` (the core converts into the str's own storage, or from it).  Every
+other call (another encoding or buffer type, other keyword
 arguments, and any input whose answer is an error to raise or a repair to
 make) goes, with the same arguments, to the function of the same name in
-_oneshot, which is the reference for what each one does.
+_oneshot (decode, encode: _text), which is the reference for what each one
+does.
 """
 
 from ._binding import core_address
-from ._direct import check, count, sanitize, set_transcode_entry, set_utf8_entries, transcode, validate
+from ._direct import (
+    check,
+    count,
+    decode,
+    encode,
+    sanitize,
+    set_text_entries,
+    set_transcode_entry,
+    set_utf8_entries,
+    transcode,
+    validate,
+)
 from ._oneshot import DIRECT_PLANS, ONE_PASS_ROOM, UTF_8
 from ._oneshot import check as _check_any
 from ._oneshot import count as _count_any
 from ._oneshot import sanitize as _sanitize_any
 from ._oneshot import transcode as _transcode_any
 from ._oneshot import validate as _validate_any
+from ._text import decode as _decode_any
+from ._text import encode as _encode_any
 
-__all__ = ["check", "count", "sanitize", "transcode", "validate"]
+__all__ = ["check", "count", "decode", "encode", "sanitize", "transcode", "validate"]
 
 set_utf8_entries(core_address("utfkit_utf8_validate"), core_address("utfkit_utf8_count"), UTF_8,
                  _validate_any, _check_any, _count_any, _sanitize_any)
 set_transcode_entry(DIRECT_PLANS, "strict", _transcode_any, ONE_PASS_ROOM)
+set_text_entries(core_address("utfkit_well_formed_length"), core_address("utfkit_ascii_length"),
+                 core_address("utfkit_utf8_validate_lengths"), _decode_any, _encode_any)
