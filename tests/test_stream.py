@@ -253,6 +253,8 @@ def test_stateful_objects_refuse_concurrent_use():
         (utfkit.Validator(), lambda o: o.finish()),
         (utfkit.Validator(), lambda o: o.feed(b"x" * 5000)),  # a chunk the base checks without the GIL
         (utfkit.IncrementalTranscoder("utf-8", "utf-32-le"), lambda o: o.feed(b"abc")),
+        (utfkit.IncrementalDecoder(), lambda o: o.decode(b"abc")),
+        (utfkit.IncrementalDecoder(), lambda o: o.decode("\u0436".encode() * 3000, True)),  # GIL released
     ]
     for obj, call in objects:
         with obj._guard:  # another thread is inside
@@ -343,6 +345,45 @@ def test_validator_base_after_a_byte_order_mark_is_decided():
     assert validator.slow[-1] == "reset"
     validator.feed(b"\xef\xbb\xbf")
     assert validator.offset == 3
+
+
+class _CountingDecoder(utfkit.IncrementalDecoder):
+    """An IncrementalDecoder that records the calls its C base handed to
+    the Python method (_decode_slow)."""
+
+    def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
+        self.slow = 0
+        super().__init__(encoding, errors)
+
+    def _decode_slow(self, input, final=False):
+        self.slow += 1
+        return super()._decode_slow(input, final)
+
+
+def test_decoder_base_answers_utf8_strict_bytes_with_nothing_carried():
+    decoder = _CountingDecoder()
+    text = "κόσμε 中文 😀 " * 50
+    data = text.encode()
+    assert decoder.decode(data) == text
+    assert decoder.decode(data[:6], final=True) == text[:3]
+    assert decoder.decode(b"", True) == ""
+    assert decoder.slow == 0
+    cut = data.index("中".encode()) + 1  # inside a character
+    assert decoder.decode(data[:cut]) == text[: text.index("中")]
+    assert decoder.getstate() == (data[cut - 1 : cut], 0)
+    assert decoder.slow == 0
+    assert decoder.decode(data[cut:], final=True) == text[text.index("中") :]  # carried: Python
+    assert decoder.slow == 1
+    assert decoder.decode(memoryview(data)) == text  # another buffer type: Python
+    assert decoder.slow == 2
+    decoder.errors = "replace"  # another handler: Python
+    assert decoder.decode(b"a\xffb" * 40) == "a\ufffdb" * 40
+    assert decoder.slow == 3
+    decoder.errors = "strict"
+    with pytest.raises(UnicodeDecodeError) as raised:
+        decoder.decode(b"ab\xff" + data[:cut])  # an error: CPython's, from Python
+    assert (raised.value.start, raised.value.end, raised.value.object) == (2, 3, b"ab\xff" + data[:cut])
+    assert decoder.slow == 4
 
 
 def _raises(call, obj):

@@ -439,6 +439,7 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 typedef size_t (*well_formed_length_fn)(const uint8_t *src, size_t len, int from, int to);
 typedef size_t (*ascii_length_fn)(const uint8_t *src, size_t len);
 typedef int (*validate_lengths_fn)(const uint8_t *src, size_t len, size_t *code_points, size_t *utf16_units);
+typedef size_t (*incomplete_suffix_length_fn)(const uint8_t *src, size_t len, int form);
 
 _Static_assert(_Generic(&utfkit_well_formed_length, well_formed_length_fn: 1, default: 0),
                "well_formed_length_fn must match utfkit_well_formed_length in utfkit.h");
@@ -446,11 +447,14 @@ _Static_assert(_Generic(&utfkit_ascii_length, ascii_length_fn: 1, default: 0),
                "ascii_length_fn must match utfkit_ascii_length in utfkit.h");
 _Static_assert(_Generic(&utfkit_utf8_validate_lengths, validate_lengths_fn: 1, default: 0),
                "validate_lengths_fn must match utfkit_utf8_validate_lengths in utfkit.h");
+_Static_assert(_Generic(&utfkit_incomplete_suffix_length, incomplete_suffix_length_fn: 1, default: 0),
+               "incomplete_suffix_length_fn must match utfkit_incomplete_suffix_length in utfkit.h");
 
 /* Set once by set_text_entries(). */
 static well_formed_length_fn well_formed_length = NULL;
 static ascii_length_fn ascii_length = NULL;
 static validate_lengths_fn validate_lengths = NULL;
+static incomplete_suffix_length_fn incomplete_suffix_length = NULL;
 static PyObject *decode_fallback = NULL, *encode_fallback = NULL;
 
 /* A str's 2- and 4-byte storage, in this machine's byte order. */
@@ -485,29 +489,33 @@ static PyObject *
 set_text_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "set_text_entries() takes 5 arguments (%zd given)", nargs);
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "set_text_entries() takes 6 arguments (%zd given)", nargs);
         return NULL;
     }
-    void *addresses[3];
-    for (size_t i = 0; i < 3; i++) {
+    void *addresses[4];
+    for (size_t i = 0; i < 4; i++) {
         addresses[i] = PyLong_AsVoidPtr(args[i]);
-        if (addresses[i] == NULL && PyErr_Occurred())
+        if (addresses[i] == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "set_text_entries(): a NULL address");
             return NULL;
+        }
     }
-    if (addresses[0] == NULL || addresses[1] == NULL || addresses[2] == NULL || !PyCallable_Check(args[3])
-        || !PyCallable_Check(args[4])) {
+    if (!PyCallable_Check(args[4]) || !PyCallable_Check(args[5])) {
         PyErr_SetString(PyExc_TypeError, "set_text_entries(well_formed_length_address, ascii_length_address, "
-                                         "utf8_validate_lengths_address, decode, encode)");
+                                         "utf8_validate_lengths_address, incomplete_suffix_length_address, "
+                                         "decode, encode)");
         return NULL;
     }
     well_formed_length = (well_formed_length_fn)addresses[0];
     ascii_length = (ascii_length_fn)addresses[1];
     validate_lengths = (validate_lengths_fn)addresses[2];
+    incomplete_suffix_length = (incomplete_suffix_length_fn)addresses[3];
     PyObject **slots[] = {&decode_fallback, &encode_fallback};
     for (size_t i = 0; i < 2; i++) {
-        Py_INCREF(args[3 + i]);
-        Py_XSETREF(*slots[i], args[3 + i]);
+        Py_INCREF(args[4 + i]);
+        Py_XSETREF(*slots[i], args[4 + i]);
     }
     Py_RETURN_NONE;
 }
@@ -595,13 +603,12 @@ str_from_utf8(const uint8_t *src, Py_ssize_t len, Py_ssize_t characters, Py_UCS4
     return text;
 }
 
-/* UTF-8 bytes into a str (the caller has ruled out everything but a bytes
- * object, UTF-8 and strict); NULL with an exception set. */
+/* The UTF-8 src[0..len), strict, into a new str: exactly CPython's
+ * bytes.decode(), errors included.  src is a bytes object's memory (which
+ * no one can change while the GIL is released); NULL with an exception set. */
 static PyObject *
-decode_utf8_bytes(PyObject *data)
+decode_utf8(const uint8_t *src, Py_ssize_t len)
 {
-    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
-    Py_ssize_t len = PyBytes_GET_SIZE(data);
     if (len < DECODE_CORE_FROM)
         return PyUnicode_DecodeUTF8((const char *)src, len, "strict");
     size_t ascii;
@@ -649,7 +656,7 @@ decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     if (validate_lengths == NULL || !utf8_strict_arguments(args, nargs, kwnames)
         || !PyBytes_CheckExact(args[0]))
         return fallback(decode_fallback, args, nargs, kwnames);
-    return decode_utf8_bytes(args[0]);
+    return decode_utf8((const uint8_t *)PyBytes_AS_STRING(args[0]), PyBytes_GET_SIZE(args[0]));
 }
 
 static PyObject *
@@ -801,6 +808,140 @@ fallback:
     }
     return PyObject_Vectorcall(transcode_fallback, args, nargs, kwnames);
 }
+
+/* ---- utfkit.IncrementalDecoder's hot path ----
+ *
+ * utfkit.IncrementalDecoder (stream.py) is a Python class on this base
+ * type, as Validator is on ValidatorBase.  The base answers decode() of a
+ * UTF-8 decoder with errors "strict" and no bytes carried from the last
+ * chunk, given a `bytes` chunk: the bytes a next chunk may still complete
+ * (utfkit_incomplete_suffix_length: a Table 3-7 row begun and well-formed
+ * so far; none when `final`) are carried, and the rest is decoded as
+ * utfkit.decode decodes it -- CPython's error where it has one.  Every other
+ * call goes to the class's _decode_slow, the reference. */
+
+typedef struct {
+    PyObject_HEAD
+    int utf8;           /* _utf8: the decoder's encoding is UTF-8 */
+    PyObject *errors;   /* errors: the error handler's name (codecs.IncrementalDecoder's attribute) */
+    PyObject *carried;  /* _carried: bytes of a character cut at the last chunk's end (NULL: none) */
+    PyObject *token;    /* _token: the class's Exclusive guard's token list, [True] when free */
+} DecoderBase;
+
+static PyObject *decode_slow_name = NULL, *final_name = NULL;
+
+static PyObject *
+decoder_decode(DecoderBase *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    PyObject *final_argument = given == 2 ? args[1] : NULL;
+    int keywords_known = kwnames == NULL
+                         || (given == 1 && PyTuple_GET_SIZE(kwnames) == 1 && PyTuple_GET_ITEM(kwnames, 0) == final_name);
+    if (kwnames != NULL && keywords_known)
+        final_argument = args[1];
+    if (keywords_known && (given == 1 || given == 2) && self->utf8 && PyBytes_CheckExact(args[0])
+        && (self->carried == NULL || (PyBytes_CheckExact(self->carried) && PyBytes_GET_SIZE(self->carried) == 0))
+        && self->errors != NULL && PyUnicode_CheckExact(self->errors)
+        && PyUnicode_CompareWithASCIIString(self->errors, "strict") == 0 && self->token != NULL
+        && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1 && validate_lengths != NULL) {
+        int final = final_argument == NULL ? 0 : PyObject_IsTrue(final_argument);
+        if (final < 0)
+            return NULL;
+        const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+        Py_ssize_t len = PyBytes_GET_SIZE(args[0]);
+        Py_ssize_t held = final ? 0 : (Py_ssize_t)incomplete_suffix_length(src, (size_t)len, UTFKIT_UTF8);
+        /* the guard taken while decode_utf8 may release the GIL: a call from
+         * another thread meanwhile is refused, as the class's own path refuses it */
+        int guarded = len >= KEEP_GIL_BELOW;
+        if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0)
+            return NULL;
+        PyObject *text = decode_utf8(src, len - held);
+        if (guarded && PyList_Append(self->token, Py_True) != 0) {
+            Py_XDECREF(text);
+            return NULL;
+        }
+        if (text == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+                return NULL;
+            /* CPython's error names the whole chunk as its object: the
+             * class's own path raises it (nothing was carried meanwhile) */
+            PyErr_Clear();
+            goto slow;
+        }
+        if (held) {
+            PyObject *carried = PyBytes_FromStringAndSize((const char *)src + len - held, held);
+            if (carried == NULL) {
+                Py_DECREF(text);
+                return NULL;
+            }
+            Py_XSETREF(self->carried, carried);
+        }
+        return text;
+    }
+slow:;
+    PyObject *method = PyObject_GetAttr((PyObject *)self, decode_slow_name);
+    if (method == NULL)
+        return NULL;
+    PyObject *result = PyObject_Vectorcall(method, args, nargs, kwnames);
+    Py_DECREF(method);
+    return result;
+}
+
+static int
+decoder_traverse(DecoderBase *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->errors);
+    Py_VISIT(self->carried);
+    Py_VISIT(self->token);
+    return 0;
+}
+
+static int
+decoder_clear(DecoderBase *self)
+{
+    Py_CLEAR(self->errors);
+    Py_CLEAR(self->carried);
+    Py_CLEAR(self->token);
+    return 0;
+}
+
+static void
+decoder_dealloc(DecoderBase *self)
+{
+    PyObject_GC_UnTrack(self);
+    decoder_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef decoder_methods[] = {
+    {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode($self, input, final=False)\n--\n\n"
+     "Decode the next chunk: what one-shot decoding of the whole input gives, however it is split."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef decoder_members[] = {
+    {"_utf8", T_INT, offsetof(DecoderBase, utf8), 0, "1: the encoding is UTF-8 (decode answered in C when strict)"},
+    {"errors", T_OBJECT, offsetof(DecoderBase, errors), 0, "the error handler's name"},
+    {"_carried", T_OBJECT, offsetof(DecoderBase, carried), 0, "bytes of a character cut at the last chunk's end"},
+    {"_token", T_OBJECT, offsetof(DecoderBase, token), 0, "the Exclusive guard's token list"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject DecoderBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "utfkit._direct.DecoderBase",
+    .tp_doc = "utfkit.IncrementalDecoder's base: decode() of UTF-8, strict, with no bytes carried, answered in "
+              "C; every other call goes to the class's _decode_slow.",
+    .tp_basicsize = sizeof(DecoderBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_traverse = (traverseproc)decoder_traverse,
+    .tp_clear = (inquiry)decoder_clear,
+    .tp_dealloc = (destructor)decoder_dealloc,
+    .tp_methods = decoder_methods,
+    .tp_members = decoder_members,
+};
 
 /* ---- utfkit.Validator's hot path ----
  *
@@ -1043,24 +1184,22 @@ static struct PyModuleDef direct_module = {
 PyMODINIT_FUNC
 PyInit__direct(void)
 {
-    if (PyType_Ready(&ValidatorBaseType) != 0)
+    if (PyType_Ready(&ValidatorBaseType) != 0 || PyType_Ready(&DecoderBaseType) != 0)
         return NULL;
-    PyObject **names[] = {&feed_slow_name, &reset_slow_name, &finish_slow_name};
-    const char *spellings[] = {"_feed_slow", "_reset_slow", "_finish_slow"};
-    for (size_t i = 0; i < 3; i++)
+    PyObject **names[] = {&feed_slow_name, &reset_slow_name, &finish_slow_name, &decode_slow_name, &final_name};
+    const char *spellings[] = {"_feed_slow", "_reset_slow", "_finish_slow", "_decode_slow", "final"};
+    for (size_t i = 0; i < 5; i++)
         if (*names[i] == NULL && (*names[i] = PyUnicode_InternFromString(spellings[i])) == NULL)
             return NULL;
     PyObject *module = PyModule_Create(&direct_module);
     if (module == NULL)
         return NULL;
-    Py_INCREF(&ValidatorBaseType);
     if (PyModule_AddIntConstant(module, "ROOM_SLACK", ROOM_SLACK) != 0
         || PyModule_AddIntConstant(module, "BETWEEN_CHARACTERS", BETWEEN_CHARACTERS) != 0
         || PyModule_AddIntConstant(module, "IN_C", IN_C) != 0
         || PyModule_AddIntConstant(module, "FINISHED", FINISHED) != 0
         || PyModule_AddIntConstant(module, "FAILED", FAILED) != 0
-        || PyModule_AddObject(module, "ValidatorBase", (PyObject *)&ValidatorBaseType) != 0) {
-        Py_DECREF(&ValidatorBaseType);
+        || PyModule_AddType(module, &ValidatorBaseType) != 0 || PyModule_AddType(module, &DecoderBaseType) != 0) {
         Py_DECREF(module);
         return NULL;
     }

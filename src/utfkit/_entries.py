@@ -43,4 +43,5 @@ set_utf8_entries(core_address("utfkit_utf8_validate"), core_address("utfkit_utf8
                  _validate_any, _check_any, _count_any, _sanitize_any)
 set_transcode_entry(DIRECT_PLANS, "strict", _transcode_any, ONE_PASS_ROOM)
 set_text_entries(core_address("utfkit_well_formed_length"), core_address("utfkit_ascii_length"),
-                 core_address("utfkit_utf8_validate_lengths"), _decode_any, _encode_any)
+                 core_address("utfkit_utf8_validate_lengths"), core_address("utfkit_incomplete_suffix_length"),
+                 _decode_any, _encode_any)

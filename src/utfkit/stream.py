@@ -52,7 +52,7 @@ from ._binding import (
     scratch,
     worst_case_size,
 )
-from ._direct import BETWEEN_CHARACTERS, FAILED, FINISHED, IN_C, ValidatorBase
+from ._direct import BETWEEN_CHARACTERS, FAILED, FINISHED, IN_C, DecoderBase, ValidatorBase
 from ._entries import validate
 from ._oneshot import UTF_8
 from ._text import decode as decode_text
@@ -449,7 +449,7 @@ def _restore_decoder(encoding: str, errors: str, state: Tuple[bytes, int]) -> "I
     return decoder
 
 
-class IncrementalDecoder(codecs.IncrementalDecoder):
+class IncrementalDecoder(DecoderBase, codecs.IncrementalDecoder):
     """``codecs.IncrementalDecoder`` for utfkit's encodings.
 
     ``decode(chunk, final)`` returns what one-shot decoding of the whole
@@ -463,6 +463,13 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     where the C stream's rule says (``utfkit_incomplete_suffix_length``) and
     decoded as ``utfkit.decode`` decodes.  Only the carried bytes (at most
     7) are joined to a chunk; without them the chunk is read in place.
+
+    UTF-8 with ``errors="strict"``, a ``bytes`` chunk and nothing carried is
+    answered by the C base type (``utfkit._direct.DecoderBase``): the bytes
+    a next chunk may still complete are carried, and the rest is decoded as
+    ``utfkit.decode`` decodes it, the core writing the ``str``.  Every other
+    call runs ``_decode_slow`` below.  ``errors``, ``_carried``, ``_utf8``
+    and ``_token`` live in the base.
     """
 
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
@@ -477,8 +484,11 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._decode_part = CPYTHON_DECODERS.get(self.encoding)
         self._carried = b""
         self._guard = Exclusive("IncrementalDecoder")
+        self._token = self._guard.token  # the base's C calls honour the same guard
+        self._utf8 = 1 if self.encoding == UTF_8 else 0
 
-    def decode(self, input: "Buffer", final: bool = False) -> str:
+    def _decode_slow(self, input: "Buffer", final: bool = False) -> str:
+        """decode(input, final), when the base does not answer it."""
         with self._guard:
             view = _byte_view(input, "decode")
             if self._marked is not None:
