@@ -813,12 +813,12 @@ fallback:
  *
  * utfkit.IncrementalDecoder (stream.py) is a Python class on this base
  * type, as Validator is on ValidatorBase.  The base answers decode() of a
- * UTF-8 decoder with errors "strict" and no bytes carried from the last
- * chunk, given a `bytes` chunk: the bytes a next chunk may still complete
+ * UTF-8 decoder with errors "strict", given a `bytes` chunk: after the bytes
+ * carried from the last chunk, the bytes a next chunk may still complete
  * (utfkit_incomplete_suffix_length: a Table 3-7 row begun and well-formed
  * so far; none when `final`) are carried, and the rest is decoded as
- * utfkit.decode decodes it -- CPython's error where it has one.  Every other
- * call goes to the class's _decode_slow, the reference. */
+ * utfkit.decode decodes it.  Every other call, and any chunk with an error
+ * to raise, goes to the class's _decode_slow, the reference. */
 
 typedef struct {
     PyObject_HEAD
@@ -839,45 +839,61 @@ decoder_decode(DecoderBase *self, PyObject *const *args, Py_ssize_t nargs, PyObj
                          || (given == 1 && PyTuple_GET_SIZE(kwnames) == 1 && PyTuple_GET_ITEM(kwnames, 0) == final_name);
     if (kwnames != NULL && keywords_known)
         final_argument = args[1];
-    if (keywords_known && (given == 1 || given == 2) && self->utf8 && PyBytes_CheckExact(args[0])
-        && (self->carried == NULL || (PyBytes_CheckExact(self->carried) && PyBytes_GET_SIZE(self->carried) == 0))
-        && self->errors != NULL && PyUnicode_CheckExact(self->errors)
-        && PyUnicode_CompareWithASCIIString(self->errors, "strict") == 0 && self->token != NULL
-        && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1 && validate_lengths != NULL) {
-        int final = final_argument == NULL ? 0 : PyObject_IsTrue(final_argument);
-        if (final < 0)
+    PyObject *carried = self->carried;
+    if (!(keywords_known && (given == 1 || given == 2) && self->utf8 && PyBytes_CheckExact(args[0])
+          && (carried == NULL || PyBytes_CheckExact(carried)) && self->errors != NULL
+          && PyUnicode_CheckExact(self->errors) && PyUnicode_CompareWithASCIIString(self->errors, "strict") == 0
+          && self->token != NULL && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1
+          && validate_lengths != NULL))
+        goto slow;
+    int final = final_argument == NULL ? 0 : PyObject_IsTrue(final_argument);
+    if (final < 0)
+        return NULL;
+    /* the chunk, after the bytes carried from the last one (at most 3) */
+    PyObject *data = args[0];
+    Py_ssize_t carried_length = carried == NULL ? 0 : PyBytes_GET_SIZE(carried);
+    if (carried_length) {
+        data = PyBytes_FromStringAndSize(NULL, carried_length + PyBytes_GET_SIZE(args[0]));
+        if (data == NULL)
             return NULL;
-        const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(args[0]);
-        Py_ssize_t len = PyBytes_GET_SIZE(args[0]);
-        Py_ssize_t held = final ? 0 : (Py_ssize_t)incomplete_suffix_length(src, (size_t)len, UTFKIT_UTF8);
-        /* the guard taken while decode_utf8 may release the GIL: a call from
-         * another thread meanwhile is refused, as the class's own path refuses it */
-        int guarded = len >= KEEP_GIL_BELOW;
-        if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0)
-            return NULL;
-        PyObject *text = decode_utf8(src, len - held);
-        if (guarded && PyList_Append(self->token, Py_True) != 0) {
-            Py_XDECREF(text);
-            return NULL;
-        }
-        if (text == NULL) {
-            if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
-                return NULL;
-            /* CPython's error names the whole chunk as its object: the
-             * class's own path raises it (nothing was carried meanwhile) */
-            PyErr_Clear();
-            goto slow;
-        }
-        if (held) {
-            PyObject *carried = PyBytes_FromStringAndSize((const char *)src + len - held, held);
-            if (carried == NULL) {
-                Py_DECREF(text);
-                return NULL;
-            }
-            Py_XSETREF(self->carried, carried);
-        }
-        return text;
+        memcpy(PyBytes_AS_STRING(data), PyBytes_AS_STRING(carried), (size_t)carried_length);
+        memcpy(PyBytes_AS_STRING(data) + carried_length, PyBytes_AS_STRING(args[0]), (size_t)PyBytes_GET_SIZE(args[0]));
+    } else {
+        Py_INCREF(data);
     }
+    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t len = PyBytes_GET_SIZE(data);
+    Py_ssize_t held = final ? 0 : (Py_ssize_t)incomplete_suffix_length(src, (size_t)len, UTFKIT_UTF8);
+    /* the guard taken while decode_utf8 may release the GIL: a call from
+     * another thread meanwhile is refused, as the class's own path refuses it */
+    int guarded = len >= KEEP_GIL_BELOW;
+    if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    PyObject *text = decode_utf8(src, len - held);
+    if (guarded && PyList_Append(self->token, Py_True) != 0) {
+        Py_XDECREF(text);
+        Py_DECREF(data);
+        return NULL;
+    }
+    if (text == NULL) {
+        Py_DECREF(data);
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+            return NULL;
+        /* CPython's error names the carried bytes and the chunk as its
+         * object: the class's own path raises it (nothing was changed) */
+        PyErr_Clear();
+        goto slow;
+    }
+    PyObject *now_carried = PyBytes_FromStringAndSize((const char *)src + len - held, held);
+    Py_DECREF(data);
+    if (now_carried == NULL) {
+        Py_DECREF(text);
+        return NULL;
+    }
+    Py_XSETREF(self->carried, now_carried);
+    return text;
 slow:;
     PyObject *method = PyObject_GetAttr((PyObject *)self, decode_slow_name);
     if (method == NULL)
@@ -931,8 +947,8 @@ static PyMemberDef decoder_members[] = {
 static PyTypeObject DecoderBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "utfkit._direct.DecoderBase",
-    .tp_doc = "utfkit.IncrementalDecoder's base: decode() of UTF-8, strict, with no bytes carried, answered in "
-              "C; every other call goes to the class's _decode_slow.",
+    .tp_doc = "utfkit.IncrementalDecoder's base: decode() of UTF-8 bytes, strict, answered in C; every other "
+              "call goes to the class's _decode_slow.",
     .tp_basicsize = sizeof(DecoderBase),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,
