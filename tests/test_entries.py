@@ -218,10 +218,15 @@ def test_transcode_plans_answered_in_c_are_those_that_need_only_the_core() -> No
     utfkit.transcode(b"abc", "utf-8", "utf-16")  # a byte-order mark to write
     utfkit.transcode(b"abc", "utf-8", "wtf-8")  # well-formed input is returned as it is
     utfkit.transcode(b"abc", "latin-1", "utf-8")  # ASCII input is returned as it is
-    assert ("utf-8", "utf-16-le", "strict") in _oneshot.DIRECT_PLANS
-    for marked_or_itself in [("utf-8", "utf-16", "strict"), ("utf-8", "wtf-8", "strict"),
-                             ("latin-1", "utf-8", "strict")]:
+    assert _oneshot.DIRECT_PLANS[("utf-8", "utf-16-le", "strict")][3] == 0
+    assert _oneshot.DIRECT_PLANS[("latin-1", "utf-8", "strict")][3] == 1  # ASCII: the input itself
+    for marked_or_itself in [("utf-8", "utf-16", "strict"), ("utf-8", "wtf-8", "strict")]:
         assert marked_or_itself not in _oneshot.DIRECT_PLANS
+    short = b"ASCII"
+    assert utfkit.transcode(short, "latin-1", "utf-8") is short
+    assert utfkit.transcode(short, "utf-8", "latin-1", "replace") is short
+    assert utfkit.transcode(b"caf\xe9", "latin-1", "utf-8") == b"caf\xc3\xa9"
+    assert utfkit.transcode(b"caf\xc3\xa9", "utf-8", "latin-1") == b"caf\xe9"
     data = b"plain ASCII " * 100  # above the size CPython's codec converts for the Python side
     assert utfkit.transcode(data, "latin-1", "utf-8") is data
     assert utfkit.transcode(data, "utf-8", "utf-8") is data

@@ -695,9 +695,10 @@ encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
  *
  * utfkit.transcode is this function.  The binding keeps a dict, `plans`,
  * of the conversions that need nothing but the core: (from_, to, errors)
- * as the caller named them -> (how, unit, per_unit), where the output of
- * n input bytes has room -(-n // unit) * per_unit (the binding's
- * worst_case_size).  A call whose names are in it is answered here: a
+ * as the caller named them -> (how, unit, per_unit, ascii_same), where the
+ * output of n input bytes has room -(-n // unit) * per_unit (the binding's
+ * worst_case_size) and ascii_same is 1 where an ASCII input is its own
+ * output, returned as it is.  A call whose names are in it is answered here: a
  * `bytes` input up to one_pass_room bytes into a new `bytes` (the binding's
  * one-pass rule), any buffer into an `out=` buffer.  Every other call --
  * names not (yet) in the dict, byte-order marks, conversions whose
@@ -731,33 +732,40 @@ set_transcode_entry(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
-/* The plan (how, unit, per_unit) for from_, to and errors, or 0 when the
- * dict has none (or an entry that is not three small ints). */
+/* One of the binding's plans: the core's `how`, the output room per input
+ * unit, and whether an ASCII input is the output as it is. */
+typedef struct plan {
+    int how;
+    Py_ssize_t unit, per_unit;
+    int ascii_same;
+} plan;
+
+/* The plan for from_, to and errors into *found, or 0 when the dict has
+ * none (or an entry that is not four small ints). */
 static int
-find_plan(PyObject *from_, PyObject *to, PyObject *errors, int *how, Py_ssize_t *unit, Py_ssize_t *per_unit)
+find_plan(PyObject *from_, PyObject *to, PyObject *errors, plan *found)
 {
     PyObject *key = PyTuple_Pack(3, from_, to, errors);
     if (key == NULL) {
         PyErr_Clear();
         return 0;
     }
-    PyObject *plan = PyDict_GetItemWithError(plans, key); /* borrowed */
+    PyObject *entry = PyDict_GetItemWithError(plans, key); /* borrowed */
     Py_DECREF(key);
-    if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 3) {
+    if (entry == NULL || !PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 4) {
         PyErr_Clear(); /* an unhashable name, say: the binding's own error */
         return 0;
     }
-    long values[3];
-    for (Py_ssize_t i = 0; i < 3; i++) {
-        values[i] = PyLong_AsLong(PyTuple_GET_ITEM(plan, i));
-        if (values[i] < (i == 0 ? 0 : 1) || values[i] > INT_MAX) {
+    long values[4];
+    static const long smallest[4] = {0, 1, 1, 0};
+    for (Py_ssize_t i = 0; i < 4; i++) {
+        values[i] = PyLong_AsLong(PyTuple_GET_ITEM(entry, i));
+        if (values[i] < smallest[i] || values[i] > INT_MAX) {
             PyErr_Clear();
             return 0;
         }
     }
-    *how = (int)values[0];
-    *unit = values[1];
-    *per_unit = values[2];
+    *found = (plan){(int)values[0], values[1], values[2], values[3] != 0};
     return 1;
 }
 
@@ -780,23 +788,27 @@ transcode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     if (out == Py_None)
         out = NULL;
-    int how;
-    Py_ssize_t unit, per_unit;
-    if (!find_plan(args[1], args[2], given >= 4 ? args[3] : strict_name, &how, &unit, &per_unit))
+    plan found;
+    if (!find_plan(args[1], args[2], given >= 4 ? args[3] : strict_name, &found))
         goto fallback;
     PyObject *result;
     if (out != NULL) {
-        result = into_buffer(args[0], how, out);
+        result = into_buffer(args[0], found.how, out);
     } else {
         PyObject *data = args[0];
         if (!PyBytes_CheckExact(data) || PyBytes_GET_SIZE(data) > one_pass_room)
             goto fallback;
+        const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
         Py_ssize_t length = PyBytes_GET_SIZE(data);
-        Py_ssize_t capacity = (length + unit - 1) / unit * per_unit; /* at most 6 x one_pass_room */
+        if (found.ascii_same && ascii_length != NULL && ascii_length(src, (size_t)length) == (size_t)length) {
+            Py_INCREF(data); /* ASCII is its own output (Latin-1 <-> UTF-8, say): no copy */
+            return data;
+        }
+        Py_ssize_t capacity = (length + found.unit - 1) / found.unit * found.per_unit; /* at most 6 x one_pass_room */
         if (capacity > one_pass_room && capacity > length)
             goto fallback; /* the binding's rule: scratch and a copy, or measure first */
         /* a bytes object is immutable: it needs no export during the call */
-        result = new_bytes_of((const uint8_t *)PyBytes_AS_STRING(data), length, how, NULL, 0, capacity);
+        result = new_bytes_of(src, length, found.how, NULL, 0, capacity);
     }
     if (result != Py_None)
         return result; /* the answer, or NULL with MemoryError set */

@@ -297,9 +297,10 @@ _PLANS: Dict[Tuple[str, str, str], _Plan] = {}
 # The plans utfkit.transcode (a C function, see _entries) runs without
 # calling this module: (from_, to, errors) -> (how, unit, per_unit), for
 # conversions that need nothing but the core -- no byte-order mark, and no
-# input returned as it is when well-formed (identity) or ASCII.  Filled as
-# _PLANS is; read by the C function.
-DIRECT_PLANS: Dict[Tuple[str, str, str], Tuple[int, int, int]] = {}
+# input returned as it is when well-formed (identity) -- with a last 1 where
+# an ASCII input is returned as it is (ascii_identity).  Filled as _PLANS
+# is; read by the C function.
+DIRECT_PLANS: Dict[Tuple[str, str, str], Tuple[int, int, int, int]] = {}
 
 
 def _plan(from_: object, to: object, errors: object, function: str) -> _Plan:
@@ -309,8 +310,9 @@ def _plan(from_: object, to: object, errors: object, function: str) -> _Plan:
     plan = _Plan(source, target, errors, mode)  # type: ignore[arg-type]
     if len(_PLANS) < 4096:
         _PLANS[(from_, to, errors)] = plan  # type: ignore[index]
-        if not (plan.identity or plan.marked or plan.ascii_identity):
-            DIRECT_PLANS[(from_, to, errors)] = (plan.how, plan.unit, plan.per_unit)  # type: ignore[index]
+        if not (plan.identity or plan.marked):
+            DIRECT_PLANS[(from_, to, errors)] = (  # type: ignore[index]
+                plan.how, plan.unit, plan.per_unit, 1 if plan.ascii_identity else 0)
     return plan
 
 
