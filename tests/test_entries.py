@@ -98,6 +98,49 @@ def test_other_calls_give_what_the_python_functions_give(function: str) -> None:
         assert public(*args, **kwargs) == reference(*args, **kwargs), (args, kwargs)
 
 
+# forms without a byte-order mark, as callers spell them: answered in C once
+# the name is in _oneshot.FIXED_FORMS (its first call adds it)
+FIXED_FORM_NAMES = ["utf-16-le", "UTF-16BE", "utf_32_le", "utf-32-be", "latin-1", "ascii", "wtf-8", "cesu-8",
+                    "mutf-8", "utf-e-8"]
+FORM_SAMPLES = [b"", b"a", b"ab", b"abc", b"abcd", b"\x00\xd8", b"\x00\xd8\x00\xdc", b"\xff\xff\x10\x00",
+                b"\xed\xa0\x80", b"\xc0\x80", b"\xe9t\xe9", "Mars 🪐 火星".encode("utf-16-le") * 50,
+                "Mars 🪐 火星".encode("utf-32-be") * 50, "Mars 🪐 火星".encode() * 50]
+
+
+def form_answers(module: object, data: bytes, encoding: str) -> list[object]:
+    answers: list[object] = []
+    for function in ("validate", "count", "sanitize", "check"):
+        try:
+            answers.append(getattr(module, function)(data, encoding))
+        except UnicodeDecodeError as error:
+            answers.append((error.encoding, error.start, error.end, error.reason))
+    return answers
+
+
+@pytest.mark.parametrize("encoding", FIXED_FORM_NAMES)
+@pytest.mark.parametrize("data", FORM_SAMPLES)
+def test_forms_without_a_mark_answer_as_the_python_functions(data: bytes, encoding: str) -> None:
+    expected = form_answers(_oneshot, data, encoding)  # the reference (and the name looked up)
+    assert encoding in _oneshot.FIXED_FORMS
+    assert form_answers(utfkit, data, encoding) == expected
+    if expected[0]:
+        assert utfkit.sanitize(data, encoding) is data  # well-formed bytes: the object itself
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64), st.sampled_from(FIXED_FORM_NAMES))
+def test_forms_without_a_mark_answer_random_bytes_as_the_python_functions(data: bytes, encoding: str) -> None:
+    assert form_answers(utfkit, data, encoding) == form_answers(_oneshot, data, encoding)
+
+
+def test_forms_with_a_mark_are_never_answered_in_c() -> None:
+    for encoding in ("utf-16", "utf-32", "utf-8-sig", "UTF-16"):
+        utfkit.validate(b"\xff\xfea\x00", encoding)
+        assert encoding not in _oneshot.FIXED_FORMS
+    assert utfkit.validate(b"\xff\xfe\x00\xd8", "utf-16") is False
+    assert utfkit.count(b"\xef\xbb\xbfab", "utf-8-sig") == 2
+
+
 class BytesSubclass(bytes):
     pass
 

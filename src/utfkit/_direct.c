@@ -324,6 +324,50 @@ set_utf8_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* ---- the same four in the other forms without a byte-order mark ----
+ * The binding keeps a dict, `fixed_forms`, of the encoding names it has
+ * looked up that name a form with no mark to read (as the caller spelt
+ * them) -> the core's form; a `bytes` object named with one of them is
+ * answered here with utfkit_validate and utfkit_count, as the binding's
+ * functions do. */
+
+typedef int (*form_validate_fn)(const uint8_t *src, size_t len, int form);
+typedef size_t (*form_count_fn)(const uint8_t *src, size_t len, int form);
+
+_Static_assert(_Generic(&utfkit_validate, form_validate_fn: 1, default: 0),
+               "form_validate_fn must match utfkit_validate in utfkit.h");
+_Static_assert(_Generic(&utfkit_count, form_count_fn: 1, default: 0),
+               "form_count_fn must match utfkit_count in utfkit.h");
+
+/* Set once by set_form_entries(). */
+static form_validate_fn form_validate = NULL;
+static form_count_fn form_count = NULL;
+static PyObject *fixed_forms = NULL;
+
+static PyObject *
+set_form_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyDict_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "set_form_entries(validate_address, count_address, fixed_forms: dict)");
+        return NULL;
+    }
+    void *addresses[2];
+    for (size_t i = 0; i < 2; i++) {
+        addresses[i] = PyLong_AsVoidPtr(args[i]);
+        if (addresses[i] == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "set_form_entries(): a NULL address");
+            return NULL;
+        }
+    }
+    form_validate = (form_validate_fn)addresses[0];
+    form_count = (form_count_fn)addresses[1];
+    Py_INCREF(args[2]);
+    Py_XSETREF(fixed_forms, args[2]);
+    Py_RETURN_NONE;
+}
+
 /* 1 if `encoding` is the binding's "utf-8" object, or a str spelling
  * "utf-8" or "utf8" exactly (every other alias goes the binding's way, which
  * knows them all). */
@@ -339,24 +383,53 @@ names_utf8(PyObject *encoding)
 }
 
 /* The `bytes` object to answer here, or NULL for the fallback: one
- * positional `bytes` argument and either no encoding or UTF-8 named. */
+ * positional `bytes` argument and either no encoding, UTF-8 named, or a
+ * name in fixed_forms; its form in *form. */
 static PyObject *
-utf8_bytes_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+bytes_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *form)
 {
     Py_ssize_t given = PyVectorcall_NARGS(nargs);
-    if (kwnames != NULL || utf8_validate == NULL || (given != 1 && !(given == 2 && names_utf8(args[1]))))
+    if (kwnames != NULL || utf8_validate == NULL || given < 1 || given > 2 || !PyBytes_CheckExact(args[0]))
         return NULL;
-    return PyBytes_CheckExact(args[0]) ? args[0] : NULL;
+    *form = UTFKIT_UTF8;
+    if (given == 1 || names_utf8(args[1]))
+        return args[0];
+    if (fixed_forms == NULL || form_validate == NULL || !PyUnicode_CheckExact(args[1]))
+        return NULL;
+    PyObject *value = PyDict_GetItemWithError(fixed_forms, args[1]); /* borrowed */
+    if (value == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    long number = PyLong_AsLong(value);
+    if (number < 0 || number > INT_MAX) {
+        PyErr_Clear();
+        return NULL;
+    }
+    *form = (int)number;
+    return args[0];
 }
 
+/* 1 if the bytes object `data` is well-formed in `form`. */
 static int
-utf8_bytes_valid(PyObject *data)
+bytes_valid(PyObject *data, int form)
 {
     const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t length = PyBytes_GET_SIZE(data);
     int valid;
-    CORE_CALL(length, valid = utf8_validate(start, (size_t)length)); /* a bytes object is immutable */
+    /* a bytes object is immutable */
+    if (form == UTFKIT_UTF8)
+        CORE_CALL(length, valid = utf8_validate(start, (size_t)length));
+    else
+        CORE_CALL(length, valid = form_validate(start, (size_t)length, form));
     return valid;
+}
+
+/* 1 if the bytes object `data` is well-formed UTF-8. */
+static int
+utf8_bytes_valid(PyObject *data)
+{
+    return bytes_valid(data, UTFKIT_UTF8);
 }
 
 static PyObject *
@@ -373,18 +446,20 @@ static PyObject *
 validate(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
-    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    int form;
+    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
     if (data == NULL)
         return fallback(validate_fallback, args, nargs, kwnames);
-    return PyBool_FromLong(utf8_bytes_valid(data));
+    return PyBool_FromLong(bytes_valid(data, form));
 }
 
 static PyObject *
 check(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
-    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
-    if (data == NULL || !utf8_bytes_valid(data))
+    int form;
+    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
+    if (data == NULL || !bytes_valid(data, form))
         return fallback(check_fallback, args, nargs, kwnames); /* it raises CPython's error */
     Py_RETURN_NONE;
 }
@@ -393,8 +468,9 @@ static PyObject *
 sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
-    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
-    if (data == NULL || !utf8_bytes_valid(data))
+    int form;
+    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
+    if (data == NULL || !bytes_valid(data, form))
         return fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
     Py_INCREF(data); /* well-formed: the object itself, as the binding returns it */
     return data;
@@ -404,13 +480,17 @@ static PyObject *
 count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
-    PyObject *data = utf8_bytes_argument(args, nargs, kwnames);
+    int form;
+    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
     if (data == NULL)
         return fallback(count_fallback, args, nargs, kwnames);
     const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t length = PyBytes_GET_SIZE(data);
     size_t counted;
-    CORE_CALL(length, counted = utf8_count(start, (size_t)length));
+    if (form == UTFKIT_UTF8)
+        CORE_CALL(length, counted = utf8_count(start, (size_t)length));
+    else
+        CORE_CALL(length, counted = form_count(start, (size_t)length, form));
     return PyLong_FromSize_t(counted);
 }
 
@@ -1149,6 +1229,8 @@ static PyMethodDef direct_methods[] = {
      "transcode_into(data, how, out) -> int | None"},
     {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_form_entries", (PyCFunction)(void (*)(void))set_form_entries, METH_FASTCALL,
+     "set_form_entries(validate_address, count_address, fixed_forms)"},
     {"set_text_entries", (PyCFunction)(void (*)(void))set_text_entries, METH_FASTCALL,
      "set_text_entries(well_formed_length_address, decode, encode)"},
     {"decode", (PyCFunction)(void (*)(void))decode, METH_FASTCALL | METH_KEYWORDS,

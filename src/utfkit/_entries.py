@@ -4,7 +4,9 @@ Each is a C function of the extension utfkit._direct: the common calls are
 answered there, with no Python frame and no cffi call in between -- below
 about 256 bytes those two cost more than CPython's own codec spends on the
 whole input.  validate, check, count and sanitize answer one ``bytes``
-object in UTF-8; transcode answers the conversions in _oneshot.DIRECT_PLANS,
+object in UTF-8, or in another form without a byte-order mark once its
+name is in _oneshot.FIXED_FORMS (filled as the names are first looked up);
+transcode answers the conversions in _oneshot.DIRECT_PLANS,
 into a new ``bytes`` (inputs up to _oneshot.ONE_PASS_ROOM) or an ``out=``
 buffer; decode and encode answer UTF-8, strict, between ``bytes`` and
 ``str`` (the core converts into the str's own storage, or from it).  Every
@@ -22,13 +24,14 @@ from ._direct import (
     decode,
     encode,
     sanitize,
+    set_form_entries,
     set_text_entries,
     set_transcode_entry,
     set_utf8_entries,
     transcode,
     validate,
 )
-from ._oneshot import DIRECT_PLANS, ONE_PASS_ROOM, UTF_8
+from ._oneshot import DIRECT_PLANS, FIXED_FORMS, ONE_PASS_ROOM, UTF_8
 from ._oneshot import check as _check_any
 from ._oneshot import count as _count_any
 from ._oneshot import sanitize as _sanitize_any
@@ -41,6 +44,7 @@ __all__ = ["check", "count", "decode", "encode", "sanitize", "transcode", "valid
 
 set_utf8_entries(core_address("utfkit_utf8_validate"), core_address("utfkit_utf8_count"), UTF_8,
                  _validate_any, _check_any, _count_any, _sanitize_any)
+set_form_entries(core_address("utfkit_validate"), core_address("utfkit_count"), FIXED_FORMS)
 set_transcode_entry(DIRECT_PLANS, "strict", _transcode_any, ONE_PASS_ROOM)
 set_text_entries(core_address("utfkit_well_formed_length"), core_address("utfkit_ascii_length"),
                  core_address("utfkit_utf8_validate_lengths"), core_address("utfkit_incomplete_suffix_length"),

@@ -127,11 +127,20 @@ def validate(data: "Buffer", encoding: str = UTF_8) -> bool:
     return bool(_validate(after(source, skip), len(source) - skip, fixed.form))
 
 
+# The encodings named to validate, check, count and sanitize that have no
+# byte-order mark to read: the name as the caller spelt it -> the core's
+# form.  The C functions (_direct.c, see _entries) answer bytes in these
+# forms without calling this module.  Bounded, as lookup's own table.
+FIXED_FORMS: Dict[str, int] = {}
+
+
 def _source(data: object, encoding: object, function: str) -> Tuple[Encoding, Encoding, int, Any]:
     """The encoding named, the fixed form `data` is in (after a byte-order
     mark, for utf-16, utf-32 and utf-8-sig), the mark's length, and what to
     hand C for `data`."""
     known = lookup(encoding, function)
+    if not known.marks and type(encoding) is str and len(FIXED_FORMS) < 1024:
+        FIXED_FORMS[encoding] = known.form
     source = input_view(data, function)
     fixed, skip = read_mark(known, source)
     return known, fixed, skip, source
