@@ -152,3 +152,28 @@ def test_long_texts_on_four_threads():
             assert utfkit.encode(text) == data
 
     on_threads(work)
+
+
+# CPython's own codecs other than UTF-8: called from C without a Python frame
+# once the name has been looked up (_text.CPYTHON_DECODERS_BY_SPELLING, ...)
+OTHER_NAMES = ["utf-16-le", "UTF-16BE", "utf_32_le", "utf-32-be", "utf-16", "utf-32", "latin-1", "ascii", "utf-8-sig"]
+
+
+@pytest.mark.parametrize("encoding", OTHER_NAMES)
+@pytest.mark.parametrize("errors", [None, "strict", "replace", "surrogatepass", "backslashreplace"])
+def test_cpythons_other_codecs_give_cpythons_answers(encoding, errors):
+    from utfkit import _text
+
+    extra = () if errors is None else (errors,)
+    for text in ("plain", "caf\u00e9 \u0436 \U0001f600", "lone \ud800 surrogate", ""):
+        for _ in range(2):  # the first call looks the name up, the second is answered in C
+            expected = outcome(lambda: text.encode(encoding, *extra))
+            assert outcome(lambda: utfkit.encode(text, encoding, *extra)) == expected
+        assert encoding in _text.CPYTHON_ENCODERS_BY_SPELLING
+        data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding, "surrogatepass") \
+            if "ascii" not in encoding and "latin" not in encoding else text.encode(encoding, "replace")
+        for damaged in (data, data + b"\xff", b"\xff\xfe" + data, data[:-1]):
+            for _ in range(2):
+                expected = outcome(lambda: damaged.decode(encoding, *extra))
+                assert outcome(lambda: utfkit.decode(damaged, encoding, *extra)) == expected
+        assert encoding in _text.CPYTHON_DECODERS_BY_SPELLING

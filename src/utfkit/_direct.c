@@ -289,7 +289,8 @@ _Static_assert(_Generic(&utfkit_utf8_count, utf8_count_fn: 1, default: 0),
 /* Set once by set_utf8_entries(), before any call below. */
 static utf8_validate_fn utf8_validate = NULL;
 static utf8_count_fn utf8_count = NULL;
-static PyObject *utf8_name = NULL; /* the binding's "utf-8" object */
+static PyObject *utf8_name = NULL;   /* the binding's "utf-8" object */
+static PyObject *strict_name = NULL; /* the binding's "strict" (set_transcode_entry) */
 static PyObject *validate_fallback = NULL, *check_fallback = NULL, *count_fallback = NULL,
                 *sanitize_fallback = NULL;
 
@@ -536,6 +537,9 @@ static ascii_length_fn ascii_length = NULL;
 static validate_lengths_fn validate_lengths = NULL;
 static incomplete_suffix_length_fn incomplete_suffix_length = NULL;
 static PyObject *decode_fallback = NULL, *encode_fallback = NULL;
+/* the binding's dicts: encoding name as spelt -> CPython's decoder
+ * function, and -> its encoder function (set_cpython_codecs) */
+static PyObject *cpython_decoders = NULL, *cpython_encoders = NULL;
 
 /* A str's 2- and 4-byte storage, in this machine's byte order. */
 #if PY_LITTLE_ENDIAN
@@ -598,6 +602,42 @@ set_text_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_XSETREF(*slots[i], args[4 + i]);
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *
+set_cpython_codecs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyDict_CheckExact(args[0]) || !PyDict_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "set_cpython_codecs(decoders_by_spelling: dict, encoders_by_spelling: dict)");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    Py_XSETREF(cpython_decoders, args[0]);
+    Py_INCREF(args[1]);
+    Py_XSETREF(cpython_encoders, args[1]);
+    Py_RETURN_NONE;
+}
+
+/* The value `dict` holds for the exact str `name` (borrowed), or NULL. */
+static PyObject *
+spelt_in(PyObject *dict, PyObject *name)
+{
+    if (dict == NULL || !PyUnicode_CheckExact(name))
+        return NULL;
+    PyObject *value = PyDict_GetItemWithError(dict, name);
+    if (value == NULL)
+        PyErr_Clear();
+    return value;
+}
+
+/* A call (data or text, encoding[, errors]) whose encoding is one of
+ * CPython's own codecs, positional, errors an exact str when given: 1. */
+static int
+cpython_codec_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    return kwnames == NULL && (given == 2 || (given == 3 && PyUnicode_CheckExact(args[2])));
 }
 
 /* 1 when a call's arguments after the first are UTF-8 and strict: none,
@@ -729,10 +769,39 @@ decode_utf8(const uint8_t *src, Py_ssize_t len)
     return text;
 }
 
+/* The first item of what CPython's codec function `codec` returns for
+ * (args[0], errors[, final]): a decoder's str or an encoder's bytes.
+ * errors is args[2], else "strict"; `final` is passed when not NULL. */
+static PyObject *
+cpython_codec(PyObject *codec, PyObject *const *args, Py_ssize_t nargs, PyObject *final)
+{
+    if (strict_name == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_transcode_entry() was not called");
+        return NULL;
+    }
+    PyObject *call[3] = {args[0], PyVectorcall_NARGS(nargs) == 3 ? args[2] : strict_name, final};
+    PyObject *result = PyObject_Vectorcall(codec, call, final != NULL ? 3 : 2, NULL);
+    if (result == NULL)
+        return NULL;
+    if (!PyTuple_CheckExact(result) || PyTuple_GET_SIZE(result) != 2) {
+        Py_DECREF(result);
+        PyErr_SetString(PyExc_TypeError, "a codec function must return a tuple of two items");
+        return NULL;
+    }
+    PyObject *first = PyTuple_GET_ITEM(result, 0);
+    Py_INCREF(first);
+    Py_DECREF(result);
+    return first;
+}
+
 static PyObject *
 decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
+    PyObject *decoder;
+    if (PyVectorcall_NARGS(nargs) >= 1 && PyBytes_CheckExact(args[0]) && cpython_codec_call(args, nargs, kwnames)
+        && !names_utf8(args[1]) && (decoder = spelt_in(cpython_decoders, args[1])) != NULL)
+        return cpython_codec(decoder, args, nargs, Py_True); /* as the binding calls it */
     if (validate_lengths == NULL || !utf8_strict_arguments(args, nargs, kwnames)
         || !PyBytes_CheckExact(args[0]))
         return fallback(decode_fallback, args, nargs, kwnames);
@@ -743,6 +812,10 @@ static PyObject *
 encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
+    PyObject *encoder;
+    if (PyVectorcall_NARGS(nargs) >= 1 && PyUnicode_CheckExact(args[0]) && cpython_codec_call(args, nargs, kwnames)
+        && !names_utf8(args[1]) && (encoder = spelt_in(cpython_encoders, args[1])) != NULL)
+        return cpython_codec(encoder, args, nargs, NULL); /* as str.encode calls it */
     if (well_formed_length == NULL || !utf8_strict_arguments(args, nargs, kwnames) || !PyUnicode_CheckExact(args[0]))
         return fallback(encode_fallback, args, nargs, kwnames);
     PyObject *text = args[0];
@@ -786,7 +859,7 @@ encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
  * types, and any error to raise -- goes to the binding's transcode with the
  * same arguments; it adds each new plan of the first kind to the dict. */
 
-static PyObject *plans = NULL, *strict_name = NULL, *out_name = NULL, *transcode_fallback = NULL;
+static PyObject *plans = NULL, *out_name = NULL, *transcode_fallback = NULL;
 static Py_ssize_t one_pass_room = 0;
 
 static PyObject *
@@ -1231,6 +1304,8 @@ static PyMethodDef direct_methods[] = {
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
     {"set_form_entries", (PyCFunction)(void (*)(void))set_form_entries, METH_FASTCALL,
      "set_form_entries(validate_address, count_address, fixed_forms)"},
+    {"set_cpython_codecs", (PyCFunction)(void (*)(void))set_cpython_codecs, METH_FASTCALL,
+     "set_cpython_codecs(decoders_by_spelling, names_by_spelling)"},
     {"set_text_entries", (PyCFunction)(void (*)(void))set_text_entries, METH_FASTCALL,
      "set_text_entries(well_formed_length_address, decode, encode)"},
     {"decode", (PyCFunction)(void (*)(void))decode, METH_FASTCALL | METH_KEYWORDS,

@@ -9,7 +9,9 @@ name is in _oneshot.FIXED_FORMS (filled as the names are first looked up);
 transcode answers the conversions in _oneshot.DIRECT_PLANS,
 into a new ``bytes`` (inputs up to _oneshot.ONE_PASS_ROOM) or an ``out=``
 buffer; decode and encode answer UTF-8, strict, between ``bytes`` and
-``str`` (the core converts into the str's own storage, or from it).  Every
+``str`` (the core converts into the str's own storage, or from it), and
+call CPython's codec without a Python frame for the encodings it answers
+(_text.CPYTHON_DECODERS_BY_SPELLING, CPYTHON_ENCODERS_BY_SPELLING).  Every
 other call (another encoding or buffer type, other keyword
 arguments, and any input whose answer is an error to raise or a repair to
 make) goes, with the same arguments, to the function of the same name in
@@ -24,6 +26,7 @@ from ._direct import (
     decode,
     encode,
     sanitize,
+    set_cpython_codecs,
     set_form_entries,
     set_text_entries,
     set_transcode_entry,
@@ -37,6 +40,7 @@ from ._oneshot import count as _count_any
 from ._oneshot import sanitize as _sanitize_any
 from ._oneshot import transcode as _transcode_any
 from ._oneshot import validate as _validate_any
+from ._text import CPYTHON_DECODERS_BY_SPELLING, CPYTHON_ENCODERS_BY_SPELLING
 from ._text import decode as _decode_any
 from ._text import encode as _encode_any
 
@@ -49,3 +53,4 @@ set_transcode_entry(DIRECT_PLANS, "strict", _transcode_any, ONE_PASS_ROOM)
 set_text_entries(core_address("utfkit_well_formed_length"), core_address("utfkit_ascii_length"),
                  core_address("utfkit_utf8_validate_lengths"), core_address("utfkit_incomplete_suffix_length"),
                  _decode_any, _encode_any)
+set_cpython_codecs(CPYTHON_DECODERS_BY_SPELLING, CPYTHON_ENCODERS_BY_SPELLING)

@@ -12,7 +12,7 @@ first (``_utf8_family``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Dict, Tuple
 
 from ._binding import UTF8_FAMILY, UTFE8_FORMS, input_view, lookup, release
 from ._utf8_family import decode_utf8_family, encode_utf8_family
@@ -24,6 +24,14 @@ if TYPE_CHECKING:
 __all__ = ["decode", "encode"]
 
 UTF_8 = "utf-8"
+
+# The encodings named to decode and encode that CPython's own codecs
+# answer, as the caller spelt them: CPython's decoder and encoder functions
+# (codecs.utf_16_le_decode, ...).  The C functions (_direct.c, see
+# _entries) call them without a Python frame; filled as names are first
+# looked up, bounded as lookup's own table.
+CPYTHON_DECODERS_BY_SPELLING: Dict[str, Callable[..., Tuple[str, int]]] = {}
+CPYTHON_ENCODERS_BY_SPELLING: Dict[str, Callable[..., Tuple[bytes, int]]] = {}
 
 
 def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str:
@@ -57,6 +65,8 @@ def decode(data: "Buffer", encoding: str = UTF_8, errors: str = "strict") -> str
         return decode_utfe8_text(data, known.name, errors)
     if known.cpython_decode is None:
         return decode_utf8_family(data, known.name, errors)
+    if type(encoding) is str and len(CPYTHON_DECODERS_BY_SPELLING) < 1024:
+        CPYTHON_DECODERS_BY_SPELLING[encoding] = known.cpython_decode
     return known.cpython_decode(data, errors, True)[0]
 
 
@@ -83,4 +93,6 @@ def encode(text: str, encoding: str = UTF_8, errors: str = "strict") -> bytes:
         return encode_utf8_family(text, known.name, errors)
     if known.name in UTFE8_FORMS:
         return encode_utfe8_text(text, known.name, errors)
+    if type(encoding) is str and known.cpython_encode is not None and len(CPYTHON_ENCODERS_BY_SPELLING) < 1024:
+        CPYTHON_ENCODERS_BY_SPELLING[encoding] = known.cpython_encode
     return text.encode(known.name, errors)
