@@ -306,3 +306,57 @@ def test_set_transcode_entry_checks_its_arguments() -> None:
         _direct.set_transcode_entry({}, "strict", print)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         _direct.set_transcode_entry([], "strict", print, 10)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------ valid_up_to, transcoded_length
+
+
+def length_answers(module: object, data: bytes, pair: tuple[str, str], errors: str) -> list[object]:
+    answers: list[object] = []
+    calls = [("valid_up_to", (data,)), ("valid_up_to", (data, pair[0])), ("transcoded_length", (data, *pair, errors)),
+             ("transcoded_length", (data, *pair))]
+    for function, args in calls:
+        try:
+            answers.append(getattr(module, function)(*args))
+        except UnicodeError as error:  # UnicodeEncodeError too: Latin-1 cannot hold every character
+            answers.append((type(error).__name__, error.encoding, error.start, error.end, error.reason))
+    return answers
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200), st.sampled_from(TRANSCODE_PAIRS + [("utf-8", "latin-1"), ("latin-1", "utf-16-be")]),
+       st.sampled_from(HANDLERS))
+def test_valid_up_to_and_transcoded_length_answer_as_the_python_functions(
+        data: bytes, pair: tuple[str, str], errors: str) -> None:
+    expected = length_answers(_oneshot, data, pair, errors)  # the reference (and the plans made)
+    assert length_answers(utfkit, data, pair, errors) == expected
+
+
+@pytest.mark.parametrize("data", SAMPLES)
+def test_transcoded_length_is_the_length_transcode_writes(data: bytes) -> None:
+    for pair in TRANSCODE_PAIRS:
+        for errors in HANDLERS:
+            try:
+                written = len(utfkit.transcode(data, *pair, errors))
+            except UnicodeError as error:
+                with pytest.raises(type(error)) as raised:
+                    utfkit.transcoded_length(data, *pair, errors)
+                assert (raised.value.start, raised.value.end) == (error.start, error.end)
+            else:
+                assert utfkit.transcoded_length(data, *pair, errors) == written
+    expected = len(data) if cpython_error(data) is None else cpython_error(data).start  # type: ignore[union-attr]
+    assert utfkit.valid_up_to(data) == expected
+
+
+def test_valid_up_to_and_transcoded_length_errors() -> None:
+    with pytest.raises(TypeError):
+        utfkit.valid_up_to("text")
+    with pytest.raises(LookupError):
+        utfkit.valid_up_to(b"abc", "no-such-encoding")
+    with pytest.raises(LookupError):
+        utfkit.transcoded_length(b"abc", "utf-8", "no-such-encoding")
+    with pytest.raises(TypeError):
+        utfkit.transcoded_length(b"abc", "utf-8")
+    assert utfkit.valid_up_to(data=b"ab\xff") == 2
+    assert utfkit.transcoded_length(b"ab", "utf-8", to="utf-16-le") == 4
+    assert utfkit.transcoded_length(bytearray(b"ab"), "utf-8", "utf-32-le") == 8

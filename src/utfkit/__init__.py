@@ -5,16 +5,11 @@ bytes-like object -- bytes, bytearray, memoryview, mmap, array.array, a NumPy
 array -- and is never copied on the way in; positions are byte offsets.
 """
 
-from ._entries import check, count, decode, encode, sanitize, transcode, validate
+from ._entries import check, count, decode, encode, sanitize, transcode, transcoded_length, valid_up_to, validate
 from ._errors import IllFormed, iter_errors
 from ._kernels import backend
 from ._offsets import count_offsets, sanitize_offsets, validate_offsets
-from ._oneshot import (
-    transcode_partial,
-    transcoded_length,
-    valid_up_to,
-    validate_many,
-)
+from ._oneshot import transcode_partial, validate_many
 from ._utf8_family import wtf8_concat
 from ._utfe8 import utfe8_decode, utfe8_encode
 from .codec import register_codecs

@@ -974,6 +974,79 @@ fallback:
     return PyObject_Vectorcall(transcode_fallback, args, nargs, kwnames);
 }
 
+/* ---- valid_up_to and transcoded_length, called straight from Python ----
+ *
+ * utfkit.valid_up_to and utfkit.transcoded_length are these functions.
+ * valid_up_to answers a well-formed `bytes` object named as validate()
+ * answers it (its length); transcoded_length answers a `bytes` object and a
+ * conversion in the binding's plans (set_transcode_entry) with the core's
+ * utfkit_transcoded_length, when it reports no error.  Every other call
+ * goes to the binding's function of the same name. */
+
+typedef utfkit_result (*transcoded_length_fn)(const uint8_t *src, size_t len, int from, int to, int errors);
+
+_Static_assert(_Generic(&utfkit_transcoded_length, transcoded_length_fn: 1, default: 0),
+               "transcoded_length_fn must match utfkit_transcoded_length in utfkit.h");
+
+/* Set once by set_length_entries(). */
+static transcoded_length_fn core_transcoded_length = NULL;
+static PyObject *valid_up_to_fallback = NULL, *transcoded_length_fallback = NULL;
+
+static PyObject *
+set_length_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyCallable_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "set_length_entries(transcoded_length_address, valid_up_to, "
+                                         "transcoded_length)");
+        return NULL;
+    }
+    void *address = PyLong_AsVoidPtr(args[0]);
+    if (address == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "set_length_entries(): a NULL address");
+        return NULL;
+    }
+    core_transcoded_length = (transcoded_length_fn)address;
+    PyObject **slots[] = {&valid_up_to_fallback, &transcoded_length_fallback};
+    for (size_t i = 0; i < 2; i++) {
+        Py_INCREF(args[1 + i]);
+        Py_XSETREF(*slots[i], args[1 + i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+valid_up_to(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    int form;
+    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
+    if (data == NULL || !bytes_valid(data, form))
+        return fallback(valid_up_to_fallback, args, nargs, kwnames); /* it finds the first error */
+    return PyLong_FromSsize_t(PyBytes_GET_SIZE(data));
+}
+
+static PyObject *
+transcoded_length(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    plan found;
+    if (kwnames == NULL && (given == 3 || given == 4) && PyBytes_CheckExact(args[0]) && plans != NULL
+        && core_transcoded_length != NULL && find_plan(args[1], args[2], given == 4 ? args[3] : strict_name, &found)) {
+        const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+        Py_ssize_t length = PyBytes_GET_SIZE(args[0]);
+        utfkit_result result;
+        /* `how` is from | to << 4 | errors << 8 (utfkit_transcode_packed) */
+        CORE_CALL(length, result = core_transcoded_length(src, (size_t)length, found.how & 15, found.how >> 4 & 15,
+                                                          found.how >> 8));
+        if (result.status == UTFKIT_OK)
+            return PyLong_FromSize_t(result.written);
+    }
+    return fallback(transcoded_length_fallback, args, nargs, kwnames); /* it raises the error */
+}
+
 /* ---- utfkit.IncrementalDecoder's hot path ----
  *
  * utfkit.IncrementalDecoder (stream.py) is a Python class on this base
@@ -1302,6 +1375,16 @@ static PyMethodDef direct_methods[] = {
      "transcode_into(data, how, out) -> int | None"},
     {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_length_entries", (PyCFunction)(void (*)(void))set_length_entries, METH_FASTCALL,
+     "set_length_entries(transcoded_length_address, valid_up_to, transcoded_length)"},
+    {"valid_up_to", (PyCFunction)(void (*)(void))valid_up_to, METH_FASTCALL | METH_KEYWORDS,
+     "valid_up_to($module, /, data, encoding='utf-8')\n--\n\n"
+     "Length in bytes of the longest well-formed prefix ending on a character boundary."},
+    {"transcoded_length", (PyCFunction)(void (*)(void))transcoded_length, METH_FASTCALL | METH_KEYWORDS,
+     "transcoded_length($module, /, data, from_, to, errors='strict')\n--\n\n"
+     "Exact length in bytes of ``transcode(data, from_, to, errors)``.\n\n"
+     "Raises UnicodeDecodeError, as transcode does, for ill-formed input with\n"
+     "``errors=\"strict\"``."},
     {"set_form_entries", (PyCFunction)(void (*)(void))set_form_entries, METH_FASTCALL,
      "set_form_entries(validate_address, count_address, fixed_forms)"},
     {"set_cpython_codecs", (PyCFunction)(void (*)(void))set_cpython_codecs, METH_FASTCALL,
