@@ -2,9 +2,9 @@
 
 - utfkit._native: the C core, built by cffi (cffi_modules), abi3.
 - utfkit._direct: a small CPython extension that calls the core on Python
-  objects where cffi's per-call cost would dominate: a new ``bytes`` for the
-  core to fill in place, an ``out=`` buffer, and the public validate, check,
-  count and sanitize of UTF-8 ``bytes`` (src/utfkit/_direct.c).  It only includes
+  objects where cffi's per-call cost would dominate: a new ``bytes`` or
+  ``str`` for the core to fill in place, an ``out=`` buffer, and the
+  commonest calls of the public functions (src/utfkit/_direct.c).  It only includes
   csrc/utfkit.h; the core itself is linked once, into utfkit._native.  It
   uses _PyBytes_Resize, which is outside the limited API, so it is built for
   each Python version.  It is declared here because setuptools 65.5 (the

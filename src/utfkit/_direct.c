@@ -2,25 +2,31 @@
  * utfkit._direct -- the C core called on Python objects, without cffi.
  *
  * The one job of this module: call the core on Python objects where cffi's
- * own per-call cost would dominate.
- *   - transcode_new makes a `bytes` object of a given room without
- *     zero-filling it (PyBytes_FromStringAndSize(NULL, n)), has the core
- *     write the conversion straight into it, and shrinks it to what was
- *     written.  cffi can only hand out a `bytes` it copies into (ffi.unpack)
- *     or one the caller zeroed (bytes(n)); at 64 KiB either costs about as
- *     much as the conversion itself (README, "Latin-1").
- *   - transcode_into writes into a caller's writable buffer (transcode's
- *     out=), taking it with PyObject_GetBuffer instead of ffi.from_buffer,
- *     which alone costs half of a 16-byte call.
- *   - validate, check, count and sanitize are utfkit's public functions of
- *     those names: they answer UTF-8 `bytes` here and hand every other call
- *     to the binding's Python function (below).
- *   - ValidatorBase is utfkit.Validator's base type: it answers a UTF-8
- *     stream's feed(), reset() and finish() between characters here.
+ * own per-call cost, or a Python frame's, would dominate.  Below about
+ * 256 bytes either costs more than CPython's own codec spends on the whole
+ * input, so utfkit's commonest public calls are C functions here, each
+ * answering the calls that need only the core and handing every other call,
+ * with the same arguments, to the binding's Python function of the same
+ * name (the reference for what it does):
+ *   - validate, check, count, sanitize and valid_up_to: `bytes` in UTF-8 or
+ *     another form without a byte-order mark;
+ *   - decode and encode: UTF-8, strict, written by the core straight into
+ *     the new str's storage or read from it, and CPython's own codec
+ *     functions for the encodings CPython answers;
+ *   - transcode and transcoded_length: the conversions in the binding's
+ *     plans, into a new `bytes` made without zero-filling
+ *     (PyBytes_FromStringAndSize(NULL, n), shrunk to what was written) or a
+ *     caller's out= buffer taken with PyObject_GetBuffer (cffi's
+ *     from_buffer alone costs half of a 16-byte call);
+ *   - transcode_new and transcode_into, the same two writes for the
+ *     binding's own use;
+ *   - ValidatorBase and DecoderBase, the base types of utfkit.Validator and
+ *     utfkit.IncrementalDecoder: a UTF-8 stream's calls answered here.
  *
  * The core is not linked here a second time: the cffi module utfkit._native
  * holds it, and the binding passes this module the addresses of the
- * functions it calls once, at import (set_transcoder, set_utf8_entries).
+ * functions it calls once, at import (the set_* functions, from
+ * _binding.py and _entries.py).
  *
  * Built without Py_LIMITED_API: _PyBytes_Resize, the only way to shrink a
  * `bytes` in place, is not in the limited API.  The cffi module stays abi3.
@@ -821,8 +827,10 @@ encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     PyObject *text = args[0];
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
-    if (PyUnicode_IS_ASCII(text) || n * kind < ENCODE_CORE_FROM)
-        return PyUnicode_AsUTF8String(text); /* ASCII is its own UTF-8: CPython copies it */
+    if (PyUnicode_IS_ASCII(text)) /* ASCII is its own UTF-8, stored as 1 byte a character */
+        return PyBytes_FromStringAndSize(PyUnicode_DATA(text), n);
+    if (n * kind < ENCODE_CORE_FROM)
+        return PyUnicode_AsUTF8String(text);
     const uint8_t *src = PyUnicode_DATA(text);
     Py_ssize_t len = n * kind;
     int from = kind == PyUnicode_1BYTE_KIND ? UTFKIT_LATIN1 : kind == PyUnicode_2BYTE_KIND ? NATIVE_UTF16 : NATIVE_UTF32;
@@ -893,11 +901,21 @@ typedef struct plan {
     int ascii_same;
 } plan;
 
+/* The names of the last plan found, held, and that plan: a caller that
+ * names the same objects again (string constants in its code, say) skips
+ * building a key and hashing it.  A plan never changes once made. */
+static PyObject *last_names[3] = {NULL, NULL, NULL};
+static plan last_plan;
+
 /* The plan for from_, to and errors into *found, or 0 when the dict has
  * none (or an entry that is not four small ints). */
 static int
 find_plan(PyObject *from_, PyObject *to, PyObject *errors, plan *found)
 {
+    if (from_ == last_names[0] && to == last_names[1] && errors == last_names[2]) {
+        *found = last_plan;
+        return 1;
+    }
     PyObject *key = PyTuple_Pack(3, from_, to, errors);
     if (key == NULL) {
         PyErr_Clear();
@@ -919,6 +937,12 @@ find_plan(PyObject *from_, PyObject *to, PyObject *errors, plan *found)
         }
     }
     *found = (plan){(int)values[0], values[1], values[2], values[3] != 0};
+    PyObject *names[3] = {from_, to, errors};
+    for (size_t i = 0; i < 3; i++) {
+        Py_INCREF(names[i]);
+        Py_XSETREF(last_names[i], names[i]);
+    }
+    last_plan = *found;
     return 1;
 }
 
