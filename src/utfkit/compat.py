@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Tuple
 
 from ._binding import ffi, input_view, lib, release
+from ._entries import validate as _validate_bytes
 from .stream import Exclusive, new_stream, stream_state
 
 if TYPE_CHECKING:
@@ -122,6 +123,11 @@ class Utf8Validator:
         except IndexError:
             guard.refuse()
         try:
+            if not self._in_c and type(ba) is bytes and _validate_bytes(ba):
+                # between characters, a well-formed bytes chunk: answered in C
+                # (utfkit.validate), with no buffer to take
+                self._index += len(ba)
+                return (True, True, len(ba), self._index)
             source = input_view(ba, "validate")
             length = len(source)
             if not self._in_c:
