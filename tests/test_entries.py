@@ -360,3 +360,67 @@ def test_valid_up_to_and_transcoded_length_errors() -> None:
     assert utfkit.valid_up_to(data=b"ab\xff") == 2
     assert utfkit.transcoded_length(b"ab", "utf-8", to="utf-16-le") == 4
     assert utfkit.transcoded_length(bytearray(b"ab"), "utf-8", "utf-32-le") == 8
+
+
+# ------------------------------------------------ every buffer type, read in C
+
+
+def buffer_kinds(data: bytes) -> list[object]:
+    import array
+    import mmap
+
+    kinds: list[object] = [bytearray(data), memoryview(data), memoryview(bytearray(data))]
+    if len(data) % 2 == 0:
+        kinds.append(array.array("H", data))  # item size 2: read as its bytes
+    if data:
+        mapped = mmap.mmap(-1, len(data))
+        mapped.write(data)
+        kinds.append(mapped)
+    return kinds
+
+
+@pytest.mark.parametrize("data", FORM_SAMPLES + SAMPLES)
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "latin-1", "cesu-8"])
+def test_any_contiguous_buffer_answers_as_the_python_functions(data: bytes, encoding: str) -> None:
+    expected = form_answers(_oneshot, data, encoding)
+    for buffer in buffer_kinds(data):
+        assert form_answers(utfkit, buffer, encoding) == expected, type(buffer)  # type: ignore[arg-type]
+        assert form_answers(utfkit, buffer, encoding) == form_answers(_oneshot, buffer, encoding)  # type: ignore[arg-type]
+        sanitized = utfkit.sanitize(buffer, encoding)  # type: ignore[arg-type]
+        assert type(sanitized) is bytes
+        if expected[0]:
+            assert sanitized == data and utfkit.valid_up_to(buffer, encoding) == len(data)  # type: ignore[arg-type]
+
+
+def test_buffers_the_binding_refuses_are_refused_alike() -> None:
+    strided = memoryview(b"abcdef")[::2]
+    for function in (utfkit.validate, utfkit.check, utfkit.count, utfkit.sanitize, utfkit.valid_up_to):
+        with pytest.raises(BufferError):
+            function(strided)
+        with pytest.raises(TypeError, match="encode the text first"):
+            function("text")  # type: ignore[arg-type]
+
+
+def test_a_bytearray_cannot_be_resized_while_it_is_read_without_the_gil() -> None:
+    data = bytearray(("火星 " * 100_000).encode())
+    stop = []
+
+    def resize() -> None:
+        while not stop:
+            try:
+                data.extend(b"x")
+                del data[-1]
+            except BufferError:  # exported: the read holds it in place
+                pass
+
+    import threading
+
+    thread = threading.Thread(target=resize)
+    thread.start()
+    try:
+        for _ in range(200):
+            assert utfkit.validate(data) is True
+            assert utfkit.count(data) in (300_000, 300_001)  # read before or after an "x" came and went
+    finally:
+        stop.append(True)
+        thread.join()

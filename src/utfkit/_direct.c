@@ -272,17 +272,18 @@ transcode_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return into_buffer(args[0], how, args[2]);
 }
 
-/* ---- validate, check and count of UTF-8 `bytes`, called straight from Python ----
+/* ---- validate, check, count and sanitize, called straight from Python ----
  *
- * utfkit.validate, utfkit.check and utfkit.count are these functions.  A
- * call with a `bytes` object and UTF-8 (the default, or the very "utf-8"
- * object the binding passes) is answered here: the core's answer for the
- * valid case, with no Python frame and no cffi call in between (a Python
- * function that only returns True already costs what CPython's
- * bytes.decode() spends on 16 bytes).  Every other call -- another
- * encoding, another buffer type, keywords, an answer that is an error to
- * raise -- goes to the binding's Python function of the same name, with the
- * same arguments. */
+ * utfkit.validate, check, count and sanitize are these functions (and
+ * valid_up_to, below).  A call with one buffer -- a `bytes` object, or any
+ * C-contiguous buffer -- in UTF-8 (the default, "utf-8", "utf8" or the very
+ * "utf-8" object the binding passes) or in a form named in fixed_forms is
+ * answered here: the core's answer for the valid case, with no Python frame
+ * and no cffi call in between (a Python function that only returns True
+ * already costs what CPython's bytes.decode() spends on 16 bytes).  Every
+ * other call -- another encoding, a str, keywords, an answer that is an
+ * error to raise or a repair to make -- goes to the binding's Python
+ * function of the same name, with the same arguments. */
 
 typedef int (*utf8_validate_fn)(const uint8_t *src, size_t len);
 typedef size_t (*utf8_count_fn)(const uint8_t *src, size_t len);
@@ -389,46 +390,86 @@ names_utf8(PyObject *encoding)
            || PyUnicode_CompareWithASCIIString(encoding, "utf8") == 0;
 }
 
-/* The `bytes` object to answer here, or NULL for the fallback: one
- * positional `bytes` argument and either no encoding, UTF-8 named, or a
- * name in fixed_forms; its form in *form. */
-static PyObject *
-bytes_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *form)
+/* The input of a call answered here: a `bytes` object read as it is, or
+ * any other C-contiguous buffer, exported for the call (PyBUF_SIMPLE, as the
+ * binding's input_view takes it; an exported bytearray cannot be resized
+ * meanwhile, so its memory stays put while the GIL is released). */
+typedef struct input {
+    PyObject *object;
+    const uint8_t *start;
+    Py_ssize_t length;
+    int exported; /* `view` is held: give it back with input_release */
+    Py_buffer view;
+} input;
+
+/* 1 with *in filled when `data` can be read here, else 0 (no exception
+ * set: the binding's function then gives its own error). */
+static int
+input_take(PyObject *data, input *in)
 {
-    Py_ssize_t given = PyVectorcall_NARGS(nargs);
-    if (kwnames != NULL || utf8_validate == NULL || given < 1 || given > 2 || !PyBytes_CheckExact(args[0]))
-        return NULL;
-    *form = UTFKIT_UTF8;
-    if (given == 1 || names_utf8(args[1]))
-        return args[0];
-    if (fixed_forms == NULL || form_validate == NULL || !PyUnicode_CheckExact(args[1]))
-        return NULL;
-    PyObject *value = PyDict_GetItemWithError(fixed_forms, args[1]); /* borrowed */
-    if (value == NULL) {
-        PyErr_Clear();
-        return NULL;
+    in->object = data;
+    if (PyBytes_CheckExact(data)) {
+        in->start = (const uint8_t *)PyBytes_AS_STRING(data);
+        in->length = PyBytes_GET_SIZE(data);
+        in->exported = 0;
+        return 1;
     }
-    long number = PyLong_AsLong(value);
-    if (number < 0 || number > INT_MAX) {
+    if (PyUnicode_Check(data) || PyObject_GetBuffer(data, &in->view, PyBUF_SIMPLE) != 0) {
         PyErr_Clear();
-        return NULL;
+        return 0;
     }
-    *form = (int)number;
-    return args[0];
+    in->start = in->view.buf;
+    in->length = in->view.len;
+    in->exported = 1;
+    return 1;
 }
 
-/* 1 if the bytes object `data` is well-formed in `form`. */
-static int
-bytes_valid(PyObject *data, int form)
+static void
+input_release(input *in)
 {
-    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
-    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    if (in->exported) {
+        PyBuffer_Release(&in->view);
+        in->exported = 0;
+    }
+}
+
+/* 1 with the input taken into *in and its form in *form for a call
+ * answered here, else 0: one positional buffer argument and either no
+ * encoding, UTF-8 named, or a name in fixed_forms. */
+static int
+form_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *form, input *in)
+{
+    Py_ssize_t given = PyVectorcall_NARGS(nargs);
+    if (kwnames != NULL || utf8_validate == NULL || given < 1 || given > 2)
+        return 0;
+    *form = UTFKIT_UTF8;
+    if (given == 2 && !names_utf8(args[1])) {
+        if (fixed_forms == NULL || form_validate == NULL || !PyUnicode_CheckExact(args[1]))
+            return 0;
+        PyObject *value = PyDict_GetItemWithError(fixed_forms, args[1]); /* borrowed */
+        if (value == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        long number = PyLong_AsLong(value);
+        if (number < 0 || number > INT_MAX) {
+            PyErr_Clear();
+            return 0;
+        }
+        *form = (int)number;
+    }
+    return input_take(args[0], in);
+}
+
+/* 1 if the input is well-formed in `form`. */
+static int
+input_valid(const input *in, int form)
+{
     int valid;
-    /* a bytes object is immutable */
     if (form == UTFKIT_UTF8)
-        CORE_CALL(length, valid = utf8_validate(start, (size_t)length));
+        CORE_CALL(in->length, valid = utf8_validate(in->start, (size_t)in->length));
     else
-        CORE_CALL(length, valid = form_validate(start, (size_t)length, form));
+        CORE_CALL(in->length, valid = form_validate(in->start, (size_t)in->length, form));
     return valid;
 }
 
@@ -436,7 +477,8 @@ bytes_valid(PyObject *data, int form)
 static int
 utf8_bytes_valid(PyObject *data)
 {
-    return bytes_valid(data, UTFKIT_UTF8);
+    input in = {data, (const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0, {0}};
+    return input_valid(&in, UTFKIT_UTF8);
 }
 
 static PyObject *
@@ -454,10 +496,12 @@ validate(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 {
     (void)module;
     int form;
-    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
-    if (data == NULL)
+    input in;
+    if (!form_arguments(args, nargs, kwnames, &form, &in))
         return fallback(validate_fallback, args, nargs, kwnames);
-    return PyBool_FromLong(bytes_valid(data, form));
+    int valid = input_valid(&in, form);
+    input_release(&in);
+    return PyBool_FromLong(valid);
 }
 
 static PyObject *
@@ -465,8 +509,12 @@ check(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 {
     (void)module;
     int form;
-    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
-    if (data == NULL || !bytes_valid(data, form))
+    input in;
+    if (!form_arguments(args, nargs, kwnames, &form, &in))
+        return fallback(check_fallback, args, nargs, kwnames);
+    int valid = input_valid(&in, form);
+    input_release(&in);
+    if (!valid)
         return fallback(check_fallback, args, nargs, kwnames); /* it raises CPython's error */
     Py_RETURN_NONE;
 }
@@ -476,11 +524,23 @@ sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 {
     (void)module;
     int form;
-    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
-    if (data == NULL || !bytes_valid(data, form))
-        return fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
-    Py_INCREF(data); /* well-formed: the object itself, as the binding returns it */
-    return data;
+    input in;
+    if (!form_arguments(args, nargs, kwnames, &form, &in))
+        return fallback(sanitize_fallback, args, nargs, kwnames);
+    PyObject *result = NULL;
+    if (input_valid(&in, form)) {
+        /* well-formed: a bytes object itself, as the binding returns it, else a copy */
+        if (!in.exported) {
+            Py_INCREF(in.object);
+            result = in.object;
+        } else {
+            result = PyBytes_FromStringAndSize((const char *)in.start, in.length);
+        }
+        input_release(&in);
+        return result;
+    }
+    input_release(&in);
+    return fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
 }
 
 static PyObject *
@@ -488,16 +548,15 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 {
     (void)module;
     int form;
-    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
-    if (data == NULL)
+    input in;
+    if (!form_arguments(args, nargs, kwnames, &form, &in))
         return fallback(count_fallback, args, nargs, kwnames);
-    const uint8_t *start = (const uint8_t *)PyBytes_AS_STRING(data);
-    Py_ssize_t length = PyBytes_GET_SIZE(data);
     size_t counted;
     if (form == UTFKIT_UTF8)
-        CORE_CALL(length, counted = utf8_count(start, (size_t)length));
+        CORE_CALL(in.length, counted = utf8_count(in.start, (size_t)in.length));
     else
-        CORE_CALL(length, counted = form_count(start, (size_t)length, form));
+        CORE_CALL(in.length, counted = form_count(in.start, (size_t)in.length, form));
+    input_release(&in);
     return PyLong_FromSize_t(counted);
 }
 
@@ -1045,10 +1104,14 @@ valid_up_to(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject 
 {
     (void)module;
     int form;
-    PyObject *data = bytes_argument(args, nargs, kwnames, &form);
-    if (data == NULL || !bytes_valid(data, form))
+    input in;
+    if (!form_arguments(args, nargs, kwnames, &form, &in))
+        return fallback(valid_up_to_fallback, args, nargs, kwnames);
+    int valid = input_valid(&in, form);
+    input_release(&in);
+    if (!valid)
         return fallback(valid_up_to_fallback, args, nargs, kwnames); /* it finds the first error */
-    return PyLong_FromSsize_t(PyBytes_GET_SIZE(data));
+    return PyLong_FromSsize_t(in.length);
 }
 
 static PyObject *
