@@ -81,17 +81,23 @@ static UTFKIT_ALWAYS_INLINE void sink_window_open(const utfkit_sink *sink, sink_
         window->out = 0;
         window->stop = fast_end - i < budget ? fast_end : i + budget;
         window->run_end = window->stop;
-    } else if (i < fast_end && safe >= SINK_STEP_MAX &&
-               (safe >= 4 * SINK_STEP_MAX || safe - SINK_STEP_MAX >= fast_end - i)) {
+    } else if (i < fast_end && (safe >= len - i || (safe >= SINK_STEP_MAX && (safe >= 4 * SINK_STEP_MAX ||
+                                                                             safe - SINK_STEP_MAX >= fast_end - i)))) {
         /* Steps starting before stop consume at most safe bytes in all.
-         * (A room for the worst case of all the rest, plus SINK_STEP_MAX
-         * input bytes' worth, takes the whole rest in one window however
-         * short it is: a short text into a buffer with that much room
-         * takes no staged steps.) */
+         * Room for the worst case of all the rest takes the whole rest
+         * (up to the tail) in one window: no step consumes past len, each
+         * writes at most per_byte bytes per byte it consumes, and a block
+         * stores only within the worst case of the input it is given
+         * (kernels.h), so a caller who gives exactly the worst case takes
+         * no staged steps.  Less room than that keeps SINK_STEP_MAX input
+         * bytes' worth in hand for the step that starts just before stop:
+         * it may consume past stop (a character, a run up to run_end, the
+         * tail's units). */
         window->mode = SINK_WINDOW_DIRECT;
         window->dst = sink->dst;
         window->out = sink->out;
-        window->stop = fast_end - i < safe - SINK_STEP_MAX ? fast_end : i + (safe - SINK_STEP_MAX);
+        window->stop = safe >= len - i || fast_end - i < safe - SINK_STEP_MAX ? fast_end
+                                                                              : i + (safe - SINK_STEP_MAX);
         window->run_end = window->stop;
     } else {
         window->mode = SINK_WINDOW_STAGED;

@@ -828,7 +828,9 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
  * so lengths that are not a multiple of the code unit and characters cut
  * short at the end come in turn -- and every kernel: utfkit_transcode and
  * utfkit_transcode_partial into cap = the exact output length, the worst
- * case, one byte less than the output and half of it, in a buffer followed
+ * case, one byte less than the output and half of it, and 1, 2, 3 and 4
+ * bytes per input byte (each reader's own worst case, sink_drive.h's
+ * per_byte, where its steps write straight into dst), in a buffer followed
  * by guard bytes that must stay untouched (and with AddressSanitizer also
  * in a heap block of exactly cap bytes, so that a write past cap is
  * reported by ASan itself).  Status, position, subpart length and written
@@ -992,10 +994,17 @@ static void bounds_at_every_length(const char *const *kernels, size_t kernel_cou
                             report(src, len, "scalar", what, (long long)worst, (long long)needed);
                             continue;
                         }
-                        size_t caps[4] = {needed, worst, needed > 0 ? needed - 1 : needed, needed / 2};
-                        for (size_t c = 0; c < 4; c++) {
+                        /* and 1, 2, 3 and 4 bytes per input byte: exactly the
+                         * worst case each reader plans for (sink_drive.h's
+                         * per_byte), where its steps write straight into dst */
+                        size_t caps[8] = {needed, worst, needed > 0 ? needed - 1 : needed, needed / 2,
+                                          len, 2 * len, 3 * len, 4 * len};
+                        for (size_t c = 0; c < 8; c++) {
                             size_t cap = caps[c];
-                            if ((c == 1 && worst == needed) || (c >= 2 && (cap == needed || cap == caps[c - 1])))
+                            int seen = 0;
+                            for (size_t d = 0; d < c; d++)
+                                seen |= caps[d] == cap;
+                            if (seen || cap + BOUNDS_GUARD > OUT_ROOM)
                                 continue;
                             utfkit_result want = {0};
                             for (size_t k = 0; k < kernel_count; k++) {
