@@ -830,7 +830,7 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
  * utfkit_transcode_partial into cap = the exact output length, the worst
  * case, one byte less than the output and half of it, and 1, 2, 3 and 4
  * bytes per input byte (each reader's own worst case, sink_drive.h's
- * per_byte, where its steps write straight into dst), in a buffer followed
+ * per_byte: steps straight into dst, then a staged stretch), in a buffer followed
  * by guard bytes that must stay untouched (and with AddressSanitizer also
  * in a heap block of exactly cap bytes, so that a write past cap is
  * reported by ASan itself).  Status, position, subpart length and written
@@ -996,7 +996,7 @@ static void bounds_at_every_length(const char *const *kernels, size_t kernel_cou
                         }
                         /* and 1, 2, 3 and 4 bytes per input byte: exactly the
                          * worst case each reader plans for (sink_drive.h's
-                         * per_byte), where its steps write straight into dst */
+                         * per_byte) */
                         size_t caps[8] = {needed, worst, needed > 0 ? needed - 1 : needed, needed / 2,
                                           len, 2 * len, 3 * len, 4 * len};
                         for (size_t c = 0; c < 8; c++) {
