@@ -102,6 +102,10 @@ static const operation operations[] = {
     /* simdutf's count_utf8, which trusts its input (the comparison
      * harness's countv): code points of valid UTF-8, not validated */
     {"countv", INPUT_UTF8, "utfkit_well_formed_length UTF-8 -> UTF-32LE / 4 (code points, not validated)", 0},
+    /* UTF-16 validation, and its repair with U+FFFD (the same form: the copy
+     * fused with the validation), as benchmarks/callgrind/ops_driver.c names them */
+    {"valid16", INPUT_UTF16LE, "utfkit_validate UTF-16LE", 0},
+    {"sanit16", INPUT_UTF16LE, "utfkit_transcode UTF-16LE -> UTF-16LE, replace", 1},
 };
 #define OPERATIONS (sizeof operations / sizeof operations[0])
 
@@ -188,6 +192,10 @@ static size_t run(size_t op, const uint8_t *src, size_t len, uint8_t *dst, size_
             .written;
     case 30:
         return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_WTF8, UTFKIT_STRICT, dst, cap)
+            .written;
+    case 32: return (size_t)utfkit_validate(src, len, UTFKIT_UTF16LE);
+    case 33:
+        return utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF16LE, UTFKIT_REPLACE, dst, cap)
             .written;
     default: return utfkit_well_formed_length(src, len, UTFKIT_UTF8, UTFKIT_UTF32LE) / 4;
     }

@@ -97,13 +97,13 @@ static UTFKIT_ALWAYS_INLINE utfkit_result latin1_read(const uint8_t *src, size_t
                   : to == UTFKIT_UTF32LE || to == UTFKIT_UTF32BE ? reader.kernel->latin1_to_utf32
                                                                  : reader.kernel->latin1_to_utf8;
     reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
-    sink_window window = SINK_WINDOW_START;
+    sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, output_per_latin1_byte(to), 0);
         while (reader.i < window.stop && reader.status == UTFKIT_OK)
             window.out = latin1_step(&reader, window.dst, window.out, window.run_end, ascii, to);
-        reader.i = sink_window_close(sink, &window, reader.i, to);
+        reader.i = sink_window_close_status(sink, &window, reader.i, to, &reader.status);
     }
     return text_reader_result(&reader, sink);
 }

@@ -32,7 +32,10 @@
  * into a scratch area that is thrown away, so that measuring (cap 0) costs
  * about what converting does.  Steps that start within `tail` bytes of the
  * end (where a reader meets cut-off units, whose replacement may be larger)
- * always take the staged path.
+ * always take the staged path.  A reader whose windows start as
+ * SINK_WINDOW_STRETCHED and close with sink_window_close_status (which
+ * clears its status when it takes text again) stages whole stretches of
+ * steps rather than one step at a time.
  */
 #ifndef UTFKIT_SINK_DRIVE_H
 #define UTFKIT_SINK_DRIVE_H
@@ -56,11 +59,15 @@ typedef struct sink_window {
     size_t stop;      /* steps start only before this input position */
     size_t run_end;   /* and their runs end by this one */
     int mode;         /* enum sink_window_mode */
+    int stretches;    /* staged steps may go a stretch at a time (SINK_WINDOW_STRETCHED) */
+    int stepwise;     /* a staged stretch did not fit: one step per window */
     int one_by_one;   /* a staged step did not fit: one character per step */
     size_t started;   /* where the staged step started */
 } sink_window;
 
-#define SINK_WINDOW_START {NULL, 0, 0, 0, SINK_WINDOW_DIRECT, 0, 0}
+#define SINK_WINDOW_START {NULL, 0, 0, 0, SINK_WINDOW_DIRECT, 0, 0, 0, 0}
+/* For a reader that closes its windows with sink_window_close_status. */
+#define SINK_WINDOW_STRETCHED {NULL, 0, 0, 0, SINK_WINDOW_DIRECT, 1, 0, 0, 0}
 
 /* Opens the window for steps from input position i (< len): `per_byte` is
  * the most output bytes a step writes per input byte (0 when it writes
@@ -93,6 +100,23 @@ static UTFKIT_ALWAYS_INLINE void sink_window_open(const utfkit_sink *sink, sink_
         window->out = sink->out;
         window->stop = fast_end - i < safe - SINK_STEP_MAX ? fast_end : i + (safe - SINK_STEP_MAX);
         window->run_end = window->stop;
+    } else if (window->stretches && !window->stepwise && i < fast_end && safe != 0) {
+        /* Too little room for the worst case of the rest: a stretch of
+         * steps into the scratch area (no longer than it holds, as when
+         * measuring, nor than 8 times what surely fits), appended whole if
+         * it fits -- so that a caller who gives exactly the worst case or
+         * exactly the output's length stages a stretch or two, not every
+         * step, and nothing lands in dst past the output.  A stretch that
+         * does not fit is taken again a step at a time. */
+        size_t budget = (SINK_SCRATCH - SINK_STEP_MAX) / per_byte;
+        if (budget / 8 > safe)
+            budget = 8 * safe;
+        window->mode = SINK_WINDOW_STAGED;
+        window->dst = scratch;
+        window->out = 0;
+        window->started = i;
+        window->stop = fast_end - i < budget ? fast_end : i + budget;
+        window->run_end = window->stop;
     } else {
         window->mode = SINK_WINDOW_STAGED;
         window->dst = scratch;
@@ -103,11 +127,14 @@ static UTFKIT_ALWAYS_INLINE void sink_window_open(const utfkit_sink *sink, sink_
     }
 }
 
-/* Closes the window after its steps, the reader now at input position i;
- * returns the position the reader goes on from (the staged step's start
- * again when it is to be taken one character at a time). */
-static UTFKIT_ALWAYS_INLINE size_t sink_window_close(utfkit_sink *sink, sink_window *window,
-                                                     size_t i, int to)
+/* Closes the window after its steps, the reader now at input position i
+ * with *status (UTFKIT_OK, or the strict error that stopped it); returns
+ * the position the reader goes on from: the staged stretch's or step's
+ * start again when it is to be taken in smaller steps, with *status OK
+ * again (an error in it is met again).  status may be NULL for a reader
+ * whose window does not stretch (SINK_WINDOW_START). */
+static UTFKIT_ALWAYS_INLINE size_t sink_window_close_status(utfkit_sink *sink, sink_window *window,
+                                                            size_t i, int to, int *status)
 {
     switch (window->mode) {
     case SINK_WINDOW_MEASURE:
@@ -122,14 +149,26 @@ static UTFKIT_ALWAYS_INLINE size_t sink_window_close(utfkit_sink *sink, sink_win
     size_t produced = window->out;
     if (to != UTFKIT_COUNT_ONLY && !window->one_by_one &&
         (sink->full || sink->out > sink->cap || sink->cap - sink->out < produced)) {
-        /* Did not fit: take the same text again one character at a time,
-         * so that dst ends as the longest whole-character prefix that fits
-         * however the steps before were cut (identical for every kernel). */
-        window->one_by_one = 1;
+        /* Did not fit: take the same text again a step at a time (after a
+         * stretch) or one character at a time (after a step), so that dst
+         * ends as the longest whole-character prefix that fits however the
+         * steps before were cut (identical for every kernel). */
+        if (window->stepwise || !window->stretches)
+            window->one_by_one = 1;
+        window->stepwise = 1;
+        if (status != NULL)
+            *status = UTFKIT_OK;
         return window->started;
     }
     sink_append_whole(sink, to, window->dst, produced);
     return i;
+}
+
+/* sink_window_close_status for a window that does not stretch. */
+static UTFKIT_ALWAYS_INLINE size_t sink_window_close(utfkit_sink *sink, sink_window *window,
+                                                     size_t i, int to)
+{
+    return sink_window_close_status(sink, window, i, to, NULL);
 }
 
 #endif /* UTFKIT_SINK_DRIVE_H */

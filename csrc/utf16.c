@@ -189,7 +189,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
     /* At most 2 output bytes per input byte; 4 bytes from the end, a
      * cut-off unit may become a whole U+FFFD. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
-    sink_window window = SINK_WINDOW_START;
+    sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
@@ -201,7 +201,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
                 window.out = utf16_step(&reader, window.dst, window.out,
                                         scalar_run_end(&reader, window.run_end), to);
         }
-        reader.i = sink_window_close(sink, &window, reader.i, to);
+        reader.i = sink_window_close_status(sink, &window, reader.i, to, &reader.status);
     }
     return text_reader_result(&reader, sink);
 }

@@ -135,7 +135,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
      * per_byte, and the block converters take the text to its end. */
     size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8) ? 2 : 1;
     size_t tail = len % 4 != 0 ? 4 : 0;
-    sink_window window = SINK_WINDOW_START;
+    sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         sink_window_open(sink, &window, scratch, reader.i, len, per_byte, tail);
@@ -147,7 +147,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf32_read(const uint8_t *src, size_t 
                 window.out = utf32_step(&reader, window.dst, window.out,
                                         scalar_run_end(&reader, window.run_end), to);
         }
-        reader.i = sink_window_close(sink, &window, reader.i, to);
+        reader.i = sink_window_close_status(sink, &window, reader.i, to, &reader.status);
     }
     return text_reader_result(&reader, sink);
 }

@@ -199,13 +199,13 @@ static UTFKIT_ALWAYS_INLINE void utf8_decode_well_formed(const uint8_t *src, siz
                                                          utfkit_sink *sink, int to)
 {
     text_reader reader = text_reader_over(src, len, UTFKIT_STRICT, 0);
-    sink_window window = SINK_WINDOW_START;
+    sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len) {
         sink_window_open(sink, &window, scratch, reader.i, len, output_per_utf8_byte(to), 0);
         while (reader.i < window.stop)
             window.out = utf8_step(&reader, window.dst, window.out, window.run_end, to);
-        reader.i = sink_window_close(sink, &window, reader.i, to);
+        reader.i = sink_window_close_status(sink, &window, reader.i, to, &reader.status);
     }
 }
 
@@ -222,7 +222,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
     text_reader reader = text_reader_over(src, len, errors, 0);
     reader.blocks = blocks;
     reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
-    sink_window window = SINK_WINDOW_START;
+    sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
         /* A U+FFFD is no longer than the output bound of the shortest
@@ -233,7 +233,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
                 window.out = utf8_checked_step(&reader, window.dst, window.out,
                                                scalar_run_end(&reader, window.run_end), to);
         }
-        reader.i = sink_window_close(sink, &window, reader.i, to);
+        reader.i = sink_window_close_status(sink, &window, reader.i, to, &reader.status);
     }
     return text_reader_result(&reader, sink);
 }

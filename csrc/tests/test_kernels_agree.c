@@ -31,7 +31,9 @@
  * blocks align their stores into an output at every offset of a cache line
  * (output_at_every_line_offset), and UTF-16 validation with a misplaced
  * surrogate at every position of long texts
- * (utf16_surrogates_at_every_position).
+ * (utf16_surrogates_at_every_position), and every pair of forms at every
+ * input length 0..260 into exactly the room utfkit.h promises, guard bytes
+ * after it (bounds_at_every_length).
  *
  * Usage: test_kernels_agree [--quick] [--inputs N] [--seed S]
  * (default 200,000 inputs of up to 1200 bytes, one in 16 up to 4800;
@@ -822,6 +824,256 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
            kernel_count);
 }
 
+/* ---- every input length into exactly the documented room ----
+ *
+ * utfkit.h: a conversion never writes dst[cap] or beyond, whatever cap is,
+ * and reports UTFKIT_OUTPUT_TOO_SMALL with the exact length when cap is
+ * short; the Python binding gives the worst case (_binding.py,
+ * worst_case_size) and C callers often the exact length.  For every pair of
+ * forms the core converts between (UTF-8, UTF-16 and UTF-32 of both byte
+ * orders, WTF-8, CESU-8, MUTF-8, Latin-1, ASCII, UTF-E-8, RFC 2279), every
+ * errors mode and every input length 0..260 bytes -- prefixes of one text,
+ * so lengths that are not a multiple of the code unit and characters cut
+ * short at the end come in turn -- and every kernel: utfkit_transcode and
+ * utfkit_transcode_partial into cap = the exact output length, the worst
+ * case, one byte less than the output and half of it, and 1, 2, 3 and 4
+ * bytes per input byte (each reader's own worst case, sink_drive.h's
+ * per_byte: steps straight into dst, then a staged stretch), in a buffer followed
+ * by guard bytes that must stay untouched (and with AddressSanitizer also
+ * in a heap block of exactly cap bytes, so that a write past cap is
+ * reported by ASan itself).  Status, position, subpart length and written
+ * must be scalar's, and so must the bytes when the status is OK (the whole
+ * output; past it, room to spare may hold vector stores) or, short of room,
+ * all of dst[0..cap) (utfkit.h: the longest prefix of whole characters
+ * that fits, nothing else; for utfkit_transcode_partial, dst[0..written)).
+ * After a strict error only the result is compared: what the kernels'
+ * blocks stored past the part written is not promised.  The source is a
+ * heap block of exactly the input's length.  (Breaking the avx512 UTF-32
+ * reader's last partial step to read a cut-off unit as a whole one makes
+ * this fail at once; so does letting sink_drive.h's direct window run to
+ * the end without its margin: "wrote past cap".)
+ * The texts, one per length in rotation: ASCII; ASCII, 2-, 3- and 4-byte
+ * characters in runs; BMP letters (Cyrillic, CJK) with spaces; that mix
+ * with lone surrogates (carried by WTF-8, MUTF-8 and UTF-16, U+FFFD in the
+ * other forms) and then bytes overwritten; and U+0000..U+00FF (MUTF-8's
+ * C0 80, the Latin-1 blocks). */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BOUNDS_EXACT_BLOCKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BOUNDS_EXACT_BLOCKS 1
+#endif
+#endif
+#ifndef BOUNDS_EXACT_BLOCKS
+#define BOUNDS_EXACT_BLOCKS 0
+#endif
+
+static const int bounds_forms[] = {UTFKIT_UTF8,  UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE,
+                                   UTFKIT_UTF32BE, UTFKIT_WTF8,  UTFKIT_CESU8,   UTFKIT_MUTF8,
+                                   UTFKIT_LATIN1, UTFKIT_ASCII,  UTFKIT_UTFE8,   UTFKIT_UTF8_RFC2279};
+#define BOUNDS_FORMS (sizeof bounds_forms / sizeof bounds_forms[0])
+#define BOUNDS_LONGEST 260 /* input bytes */
+#define BOUNDS_TEXTS 5
+#define BOUNDS_GUARD 64
+
+static size_t bounds_unit(int form)
+{
+    return form == UTFKIT_UTF16LE || form == UTFKIT_UTF16BE ? 2
+         : form == UTFKIT_UTF32LE || form == UTFKIT_UTF32BE ? 4 : 1;
+}
+
+/* The worst case as the Python binding computes it (_binding.py,
+ * worst_case_size): a code point per source unit (a partial final unit
+ * too), at most 3 bytes of the 8-bit forms or 2 of UTF-16 from a 1- or
+ * 2-byte unit, 4 bytes (6 in CESU-8 and MUTF-8) from a UTF-32 unit, and
+ * one byte into Latin-1 and ASCII. */
+static size_t bounds_worst_case(size_t len, int from, int to)
+{
+    size_t units = (len + bounds_unit(from) - 1) / bounds_unit(from);
+    if (to == UTFKIT_LATIN1 || to == UTFKIT_ASCII)
+        return units;
+    if (bounds_unit(from) == 4)
+        return units * (to == UTFKIT_CESU8 || to == UTFKIT_MUTF8 ? 6 : 4);
+    return units * (bounds_unit(to) == 1 ? 3 : bounds_unit(to) == 2 ? 2 : 4);
+}
+
+/* Text `kind` as UTF-16LE units (lone surrogates in kind 3); returns the
+ * bytes. */
+static size_t bounds_utf16_text(uint8_t *out, size_t units, int kind)
+{
+    size_t n = 0;
+    while (n + 2 <= units) {
+        size_t run = 1 + below(kind == 0 ? 200 : 24);
+        int what = kind == 0 ? 0 : kind == 2 ? 1 + (int)below(2) : kind == 4 ? 4 : (int)below(5);
+        for (size_t k = 0; k < run && n + 2 <= units; k++) {
+            uint32_t cp;
+            switch (what) {
+            case 0: cp = 0x20 + (uint32_t)below(0x5F); break;
+            case 1: cp = k % 6 == 5 ? ' ' : 0x400 + (uint32_t)below(0x100); break;
+            case 2: cp = k % 6 == 5 ? ' ' : 0x4E00 + (uint32_t)below(0x5000); break;
+            case 3: cp = 0x10000 + (uint32_t)below(0x100000); break;
+            default: cp = kind == 4 ? (uint32_t)below(0x100) : 0x80 + (uint32_t)below(0x780); break;
+            }
+            if (kind == 3 && below(16) == 0)
+                cp = 0xD800 + (uint32_t)below(0x800); /* a lone surrogate */
+            if (cp >= 0x10000) {
+                put_unit(out + 2 * n++, (uint16_t)(0xD800 | (cp - 0x10000) >> 10), 0);
+                cp = 0xDC00 | (cp & 0x3FF);
+            }
+            put_unit(out + 2 * n++, (uint16_t)cp, 0);
+        }
+    }
+    return 2 * n;
+}
+
+/* One call of utfkit_transcode (partial < 0) or utfkit_transcode_partial
+ * (final = partial) into dst[0..cap). */
+static utfkit_result bounds_call(const uint8_t *src, size_t len, int from, int to, int errors,
+                                 int partial, uint8_t *dst, size_t cap)
+{
+    return partial < 0 ? utfkit_transcode(src, len, from, to, errors, dst, cap)
+                       : utfkit_transcode_partial(src, len, from, to, errors, partial, dst, cap);
+}
+
+static int same_result(utfkit_result a, utfkit_result b)
+{
+    return a.status == b.status && a.position == b.position && a.subpart_length == b.subpart_length &&
+           a.written == b.written;
+}
+
+static void bounds_at_every_length(const char *const *kernels, size_t kernel_count, int quick)
+{
+    enum { TEXT_ROOM = 6 * 400 + 64, OUT_ROOM = 6 * BOUNDS_LONGEST + BOUNDS_GUARD };
+    static uint8_t texts[BOUNDS_FORMS][BOUNDS_TEXTS][TEXT_ROOM];
+    static uint8_t expected[OUT_ROOM], buffer[OUT_ROOM], want_at_cap[OUT_ROOM];
+    uint8_t utf16[2 * 400];
+    utfkit_set_backend("scalar");
+    for (int kind = 0; kind < BOUNDS_TEXTS; kind++) {
+        size_t bytes16 = bounds_utf16_text(utf16, 400, kind);
+        for (size_t f = 0; f < BOUNDS_FORMS; f++) {
+            int form = bounds_forms[f];
+            uint8_t *text = texts[f][kind];
+            size_t n;
+            if (form == UTFKIT_LATIN1 || form == UTFKIT_ASCII) {
+                /* any bytes are Latin-1; ASCII mostly, 80..FF ill-formed */
+                for (n = 0; n < 400; n++)
+                    text[n] = (uint8_t)(kind == 0 ? 0x20 + below(0x5F)
+                                        : kind == 2 || below(8) == 0 ? 0x80 + below(0x80)
+                                                                     : 0x20 + below(0x5F));
+            } else {
+                n = utfkit_transcode(utf16, bytes16, UTFKIT_UTF16LE, form, UTFKIT_REPLACE, text, TEXT_ROOM)
+                        .written;
+            }
+            if (kind == 3)
+                for (int d = 0; d < 3; d++)
+                    text[below(BOUNDS_LONGEST)] = (uint8_t)below(256);
+            if (n < BOUNDS_LONGEST) {
+                report(text, n, "scalar", "bounds: a text shorter than the longest input", BOUNDS_LONGEST,
+                       (long long)n);
+                return;
+            }
+        }
+    }
+    unsigned long long calls = 0;
+    for (size_t f = 0; f < BOUNDS_FORMS; f++)
+        for (size_t t = 0; t < BOUNDS_FORMS; t++)
+            for (int errors = UTFKIT_STRICT; errors <= UTFKIT_IGNORE; errors++)
+                for (size_t len = 0; len <= BOUNDS_LONGEST; len++) {
+                    /* --quick: each length under one errors mode, in turn */
+                    if (quick && (int)((len + f + t) % 3) != errors)
+                        continue;
+                    int from = bounds_forms[f], to = bounds_forms[t];
+                    int kind = (int)((len + f) % BOUNDS_TEXTS);
+                    uint8_t *src = malloc(len ? len : 1); /* exactly len bytes */
+                    memcpy(src, texts[f][kind], len);
+                    /* partial -1: utfkit_transcode; 0 and 1: utfkit_transcode_partial's final */
+                    for (int partial = -1; partial <= 1; partial++) {
+                        if (partial == 0 && quick && len % 2 == 0)
+                            continue;
+                        utfkit_set_backend("scalar");
+                        utfkit_result whole = bounds_call(src, len, from, to, errors, partial, expected, OUT_ROOM);
+                        size_t needed = whole.status == UTFKIT_OUTPUT_TOO_SMALL ? OUT_ROOM : whole.written;
+                        size_t worst = bounds_worst_case(len, from, to);
+                        if (partial < 0 && (needed > worst || whole.status == UTFKIT_OUTPUT_TOO_SMALL)) {
+                            char what[120];
+                            snprintf(what, sizeof what, "bounds: %d -> %d errors %d: output above the worst case",
+                                     from, to, errors);
+                            report(src, len, "scalar", what, (long long)worst, (long long)needed);
+                            continue;
+                        }
+                        /* and 1, 2, 3 and 4 bytes per input byte: exactly the
+                         * worst case each reader plans for (sink_drive.h's
+                         * per_byte) */
+                        size_t caps[8] = {needed, worst, needed > 0 ? needed - 1 : needed, needed / 2,
+                                          len, 2 * len, 3 * len, 4 * len};
+                        for (size_t c = 0; c < 8; c++) {
+                            size_t cap = caps[c];
+                            int seen = 0;
+                            for (size_t d = 0; d < c; d++)
+                                seen |= caps[d] == cap;
+                            if (seen || cap + BOUNDS_GUARD > OUT_ROOM)
+                                continue;
+                            utfkit_result want = {0};
+                            for (size_t k = 0; k < kernel_count; k++) {
+                                utfkit_set_backend(kernels[k]);
+                                for (size_t b = 0; b < cap + BOUNDS_GUARD; b++)
+                                    buffer[b] = (uint8_t)(GUARD ^ b);
+                                utfkit_result got = bounds_call(src, len, from, to, errors, partial, buffer, cap);
+                                calls++;
+                                char what[160];
+                                snprintf(what, sizeof what, "bounds: %s %d -> %d errors %d, len %zu, cap %zu (needs %zu): %%s",
+                                         partial < 0 ? "transcode" : partial ? "partial final" : "partial",
+                                         from, to, errors, len, cap, needed);
+                                char detail[220];
+                                size_t b = cap;
+                                while (b < cap + BOUNDS_GUARD && buffer[b] == (uint8_t)(GUARD ^ b))
+                                    b++;
+                                if (b < cap + BOUNDS_GUARD) {
+                                    snprintf(detail, sizeof detail, what, "wrote past cap (at cap + shown)");
+                                    report(src, len, kernels[k], detail, 0, (long long)(b - cap));
+                                }
+                                size_t compared = got.written < cap ? got.written : cap;
+                                if (partial < 0 && cap >= needed)
+                                    compared = needed;
+                                if (k == 0) {
+                                    want = got;
+                                    memcpy(want_at_cap, buffer, cap);
+                                    if (partial < 0 && whole.status == UTFKIT_OK && cap >= needed &&
+                                        memcmp(buffer, expected, needed) != 0) {
+                                        snprintf(detail, sizeof detail, what, "bytes differ from the call with room");
+                                        report(src, len, kernels[k], detail, 0, 1);
+                                    }
+                                    continue;
+                                }
+                                if (!same_result(got, want)) {
+                                    snprintf(detail, sizeof detail, what, "status/position/written (written shown)");
+                                    report(src, len, kernels[k], detail, (long long)want.written, (long long)got.written);
+                                } else if ((want.status == UTFKIT_OK || want.status == UTFKIT_OUTPUT_TOO_SMALL) &&
+                                           memcmp(buffer, want_at_cap, partial < 0 && cap < needed ? cap : compared) != 0) {
+                                    snprintf(detail, sizeof detail, what, "bytes differ");
+                                    report(src, len, kernels[k], detail, 0, 1);
+                                }
+                                if (BOUNDS_EXACT_BLOCKS) {
+                                    /* a block of exactly cap bytes: ASan reports any write past it */
+                                    uint8_t *exact = cap ? malloc(cap) : NULL;
+                                    utfkit_result again = bounds_call(src, len, from, to, errors, partial, exact, cap);
+                                    if (!same_result(again, got)) {
+                                        snprintf(detail, sizeof detail, what, "differs in an exact block");
+                                        report(src, len, kernels[k], detail, (long long)got.written,
+                                               (long long)again.written);
+                                    }
+                                    free(exact);
+                                }
+                            }
+                        }
+                    }
+                    free(src);
+                }
+    printf("%llu conversions of every length 0..%d into exact and worst-case room, %zu forms, under %zu kernels\n",
+           calls, BOUNDS_LONGEST, BOUNDS_FORMS, kernel_count);
+}
+
 int main(int argc, char **argv)
 {
     size_t inputs = 200000, max_length = 1200;
@@ -985,6 +1237,7 @@ int main(int argc, char **argv)
     ranged_text_second_bytes(available, kernels, inputs <= 20000);
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
+    bounds_at_every_length(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
         return 1;
