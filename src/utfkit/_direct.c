@@ -107,9 +107,11 @@ packed_call(const uint8_t *src, Py_ssize_t len, int how, uint8_t *dst, size_t ca
 /* Room given to the core beyond a conversion's worst case.  The core's
  * readers write straight into the output only while it has room for the
  * worst case of what they read plus 32 input bytes more (sink_drive.h,
- * SINK_STEP_MAX); nearer its end they stage every step and copy it, which
- * cost about 250 ns a call (UTF-8 -> UTF-16LE, 1 KiB: 298 ns with the
- * worst case as room, 54 ns with this much more; 64 B: 495 and 18 ns).
+ * SINK_STEP_MAX); nearer its end they stage stretches of steps and copy
+ * them, and redo a stretch that does not fit a step at a time.  With room
+ * for only the output itself that still costs hundreds of ns a call
+ * (benchmarks/c/exact_room_cost.c, avx512: Cyrillic UTF-8 -> UTF-16LE,
+ * 1 KiB, 486 ns with exactly the output's room, 77 with 128 bytes more).
  * 32 input bytes are at most 128 output bytes (ASCII into UTF-32). */
 #define ROOM_SLACK 128
 
