@@ -225,6 +225,20 @@ def test_incremental_transcoder_equals_one_shot_transcode(from_, data):
         assert streamed[4] == expected_failing_call(chunks, from_)
 
 
+@pytest.mark.parametrize("from_", ENCODINGS + ["utf-16", "wtf-8"])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_incremental_transcoder_bytes_and_other_buffers_agree(from_, data):
+    """bytes chunks are converted by _direct (stream_transcode_new), other
+    buffers through cffi: the same outputs and the same errors."""
+    whole, chunks = data.draw(split_inputs(from_ if from_ in ENCODINGS else "utf-16-le"))
+    to = data.draw(st.sampled_from(ENCODINGS + ["wtf-8", "utf-32"]))
+    errors = data.draw(st.sampled_from(["strict", "replace", "ignore"]))
+    as_bytes = transcode_in_chunks(chunks, from_, to, errors)
+    as_views = transcode_in_chunks([memoryview(bytearray(chunk)) for chunk in chunks], from_, to, errors)
+    assert as_bytes == as_views
+
+
 def test_incremental_transcoder_character_split_at_every_byte():
     text = "a€😀é".encode("utf-8")
     for cut in range(len(text) + 1):

@@ -19,7 +19,8 @@
  *     caller's out= buffer taken with PyObject_GetBuffer (cffi's
  *     from_buffer alone costs half of a 16-byte call);
  *   - transcode_new and transcode_into, the same two writes for the
- *     binding's own use;
+ *     binding's own use, and stream_transcode_new, a chunk of
+ *     IncrementalTranscoder into a new `bytes`;
  *   - ValidatorBase and DecoderBase, the base types of utfkit.Validator and
  *     utfkit.IncrementalDecoder: a UTF-8 stream's calls answered here.
  *
@@ -1136,6 +1137,103 @@ transcoded_length(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyO
     return fallback(transcoded_length_fallback, args, nargs, kwnames); /* it raises the error */
 }
 
+/* ---- utfkit.IncrementalTranscoder's conversion of a chunk ----
+ *
+ * IncrementalTranscoder.feed and finish convert each chunk with the C
+ * stream (utfkit_stream_transcode) into a new `bytes`; through cffi that
+ * took a scratch buffer, a call of eight arguments returning a struct and
+ * a copy out, about 1.5 us a chunk.  stream_transcode_new does it here, into
+ * a `bytes` object made without zero-filling and shrunk to what was
+ * written. */
+
+typedef utfkit_result (*stream_transcode_fn)(utfkit_stream *stream, const uint8_t *src, size_t len, int final,
+                                             int to, int errors, uint8_t *dst, size_t cap);
+
+_Static_assert(_Generic(&utfkit_stream_transcode, stream_transcode_fn: 1, default: 0),
+               "stream_transcode_fn must match utfkit_stream_transcode in utfkit.h");
+
+/* Set once by set_stream_entry(). */
+static stream_transcode_fn stream_transcode = NULL;
+
+static PyObject *
+set_stream_entry(PyObject *module, PyObject *address)
+{
+    (void)module;
+    void *function = PyLong_AsVoidPtr(address);
+    if (function == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "set_stream_entry(): a NULL address");
+        return NULL;
+    }
+    stream_transcode = (stream_transcode_fn)function;
+    Py_RETURN_NONE;
+}
+
+/* stream_transcode_new(stream_address, chunk, final, to, errors, capacity)
+ *     -> bytes | (status, position, subpart_length) | None
+ *
+ * utfkit_stream_transcode of the `bytes` chunk into a new bytes with room
+ * for `capacity` bytes (the conversion's worst case; ROOM_SLACK more is
+ * given): the output, or the result's fields when its status is not OK
+ * (for the caller to raise), or None for a chunk that is not a `bytes`
+ * object (the caller's cffi path takes it).  The caller holds the stream
+ * object (its guard taken) for the whole call. */
+static PyObject *
+stream_transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "stream_transcode_new() takes 6 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (stream_transcode == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "stream_transcode_new(): set_stream_entry() was not called");
+        return NULL;
+    }
+    if (!PyBytes_CheckExact(args[1]))
+        Py_RETURN_NONE;
+    utfkit_stream *stream = PyLong_AsVoidPtr(args[0]);
+    if (stream == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "stream_transcode_new(): a NULL stream");
+        return NULL;
+    }
+    long numbers[3];
+    for (Py_ssize_t i = 0; i < 3; i++) {
+        numbers[i] = PyLong_AsLong(args[2 + i]);
+        if (numbers[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (numbers[i] < 0 || numbers[i] > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "stream_transcode_new(): final, to or errors out of range");
+            return NULL;
+        }
+    }
+    Py_ssize_t capacity = PyLong_AsSsize_t(args[5]);
+    if (capacity == -1 && PyErr_Occurred())
+        return NULL;
+    if (capacity < 0 || capacity > PY_SSIZE_T_MAX - ROOM_SLACK) {
+        PyErr_SetString(PyExc_OverflowError, "stream_transcode_new(): capacity out of range");
+        return NULL;
+    }
+    PyObject *output = PyBytes_FromStringAndSize(NULL, capacity + ROOM_SLACK);
+    if (output == NULL)
+        return NULL;
+    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(args[1]);
+    Py_ssize_t len = PyBytes_GET_SIZE(args[1]);
+    utfkit_result result;
+    CORE_CALL(len, result = stream_transcode(stream, src, (size_t)len, (int)numbers[0], (int)numbers[1],
+                                             (int)numbers[2], (uint8_t *)PyBytes_AS_STRING(output),
+                                             (size_t)capacity + ROOM_SLACK));
+    if (result.status != UTFKIT_OK) {
+        Py_DECREF(output);
+        return Py_BuildValue("(inn)", (int)result.status, (Py_ssize_t)result.position,
+                             (Py_ssize_t)result.subpart_length);
+    }
+    if ((Py_ssize_t)result.written != PyBytes_GET_SIZE(output) && _PyBytes_Resize(&output, (Py_ssize_t)result.written) != 0)
+        return NULL;
+    return output;
+}
+
 /* ---- utfkit.IncrementalDecoder's hot path ----
  *
  * utfkit.IncrementalDecoder (stream.py) is a Python class on this base
@@ -1464,6 +1562,10 @@ static PyMethodDef direct_methods[] = {
      "transcode_into(data, how, out) -> int | None"},
     {"set_utf8_entries", (PyCFunction)(void (*)(void))set_utf8_entries, METH_FASTCALL,
      "set_utf8_entries(validate_address, count_address, utf8_name, validate, check, count)"},
+    {"set_stream_entry", set_stream_entry, METH_O,
+     "set_stream_entry(address): the address of utfkit_stream_transcode, from the cffi module."},
+    {"stream_transcode_new", (PyCFunction)(void (*)(void))stream_transcode_new, METH_FASTCALL,
+     "stream_transcode_new(stream_address, chunk, final, to, errors, capacity) -> bytes | tuple | None"},
     {"set_length_entries", (PyCFunction)(void (*)(void))set_length_entries, METH_FASTCALL,
      "set_length_entries(transcoded_length_address, valid_up_to, transcoded_length)"},
     {"valid_up_to", (PyCFunction)(void (*)(void))valid_up_to, METH_FASTCALL | METH_KEYWORDS,

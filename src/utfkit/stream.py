@@ -40,6 +40,7 @@ from ._binding import (
     CPYTHON_DECODERS,
     ENCODINGS,
     as_bytes,
+    core_address,
     encode_error,
     error_mode,
     ffi,
@@ -52,7 +53,16 @@ from ._binding import (
     scratch,
     worst_case_size,
 )
-from ._direct import BETWEEN_CHARACTERS, FAILED, FINISHED, IN_C, DecoderBase, ValidatorBase
+from ._direct import (
+    BETWEEN_CHARACTERS,
+    FAILED,
+    FINISHED,
+    IN_C,
+    DecoderBase,
+    ValidatorBase,
+    set_stream_entry,
+    stream_transcode_new,
+)
 from ._entries import validate
 from ._oneshot import UTF_8
 from ._text import decode as decode_text
@@ -174,6 +184,10 @@ _validate = lib.utfkit_validate
 _stream_init = lib.utfkit_stream_init
 _stream_feed = lib.utfkit_stream_feed
 _stream_transcode = lib.utfkit_stream_transcode
+# Room for the bytes a stream holds back (utfkit_stream.pending), read again
+# with the next chunk: twice their most.
+_PENDING_ROOM = 2 * len(ffi.new("utfkit_stream *").pending)
+set_stream_entry(core_address("utfkit_stream_transcode"))
 _OK = lib.UTFKIT_OK
 
 # A Validator's states: between characters (no C state needed), inside the
@@ -563,7 +577,7 @@ def _restore_transcoder(from_: str, to: str, errors: str, state: Tuple[Any, ...]
     transcoder._source = ENCODINGS[source]
     transcoder._signed = bool(signed)
     transcoder._base = int(base)
-    transcoder._stream = new_stream(stream, transcoder._source.form)
+    transcoder._use_stream(new_stream(stream, transcoder._source.form))
     if len(state) > 5 and state[5]:
         # pickled when the WTF-8 output's held-back lead surrogate was kept
         # here, as its 3 bytes: now the C stream holds it (held_lead)
@@ -593,8 +607,8 @@ class IncrementalTranscoder:
     byte-order-mark target is written with its mark before the first output.
     """
 
-    __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_guard",
-                 "_source", "_target", "_head", "_signature", "_signed", "_base")
+    __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_address", "_guard",
+                 "_source", "_target", "_head", "_signature", "_signed", "_base", "_unit", "_per_unit")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
         source = lookup(from_, "IncrementalTranscoder", "from_")
@@ -613,7 +627,16 @@ class IncrementalTranscoder:
         self._head: Optional[bytes] = b"" if ENCODINGS[self.from_].marks else None
         self._signed = False
         self._base = 0  # stream offset of the C stream's offset 0 (after a mark)
-        self._stream = new_stream(None, self._source.form)
+        self._use_stream(new_stream(None, self._source.form))
+
+    def _use_stream(self, stream: Any) -> None:
+        """The C stream state from here on, its address for _direct, and
+        the output's room per source unit (worst_case_size, which is linear
+        in the units)."""
+        self._stream = stream
+        self._address = int(ffi.cast("uintptr_t", stream))
+        self._unit = self._source.unit_size
+        self._per_unit = worst_case_size(self._unit, self._source, self._target)
 
     def reset(self) -> None:
         """Start a new stream (held-back bytes dropped)."""
@@ -629,6 +652,22 @@ class IncrementalTranscoder:
 
     def feed(self, chunk: "Buffer") -> bytes:
         """Convert the next chunk; returns the output of what it settles."""
+        if self._head is None and type(chunk) is bytes:
+            # the commonest call, in as few steps as it takes: converted by
+            # _direct into a new bytes (_convert says the same at length)
+            guard = self._guard
+            try:
+                guard.take()
+            except IndexError:
+                guard.refuse()
+            try:
+                room = -(-(len(chunk) + _PENDING_ROOM) // self._unit) * self._per_unit + 3
+                output = stream_transcode_new(self._address, chunk, 0, self._to_form, self._mode, room)
+                if not isinstance(output, bytes):
+                    self._failed(output, chunk)
+                return output if self._signed or not self._signature else self._signed_output(output)
+            finally:
+                guard.give(True)
         with self._guard:
             if self._head is not None:
                 rest = self._after_mark(chunk, final=False)
@@ -657,7 +696,7 @@ class IncrementalTranscoder:
             return None
         mark, name = found if found is not None else (b"", marks[0][1])
         self._source = ENCODINGS[name]
-        self._stream = new_stream(None, self._source.form)
+        self._use_stream(new_stream(None, self._source.form))
         self._head = None
         # utf-16 and utf-32 count error positions from the stream's start,
         # utf-8-sig from after its mark (CPython's decoders)
@@ -671,11 +710,19 @@ class IncrementalTranscoder:
         return self._signature + output
 
     def _convert(self, chunk: "Buffer", final: int) -> bytes:
+        if type(chunk) is bytes:
+            # converted by _direct into a new bytes, without cffi (the same
+            # room as below)
+            room = -(-(len(chunk) + _PENDING_ROOM) // self._unit) * self._per_unit + 3
+            output = stream_transcode_new(self._address, chunk, final, self._to_form, self._mode, room)
+            if not isinstance(output, bytes):
+                self._failed(output, chunk)
+            return output
         source = input_view(chunk, "feed")
         length = len(source)
         stream = self._stream
         # (+3: a lead surrogate held back from the last WTF-8 output)
-        capacity = worst_case_size(length + 2 * len(stream.pending), self._source, self._target) + 3
+        capacity = worst_case_size(length + _PENDING_ROOM, self._source, self._target) + 3
         buffer = scratch(capacity)
         try:
             space, space_chars, size, _ = buffer
@@ -687,17 +734,25 @@ class IncrementalTranscoder:
         finally:
             give_scratch(buffer)
 
-    def _raise(self, result: Any, chunk: object) -> None:
-        status = result.status
+    def _raise(self, result: Any, chunk: object) -> NoReturn:
+        self._raise_status(int(result.status), int(result.position), int(result.subpart_length), chunk)
+
+    def _failed(self, fields: Optional[Tuple[int, int, int]], chunk: object) -> NoReturn:
+        """Raise for stream_transcode_new's (status, position, subpart_length)."""
+        if fields is None:  # a bytes chunk is always taken there
+            raise AssertionError("stream_transcode_new() refused a bytes chunk")
+        self._raise_status(*fields, chunk)
+
+    def _raise_status(self, status: int, position: int, subpart_length: int, chunk: object) -> NoReturn:
         if status == lib.UTFKIT_OUTPUT_TOO_SMALL:
             raise MemoryError("utfkit: output larger than its worst-case bound (please report this)")
         if status == lib.UTFKIT_UNENCODABLE:  # CPython's encoder says where and why, in this chunk's text
             raise encode_error(as_bytes(chunk), self._source.name, self._target.name)
         stream = self._stream
         name = self._source.name
-        why = reason(status, name, stream.error_unit, result.subpart_length, self._target.name)
-        start = self._base + int(result.position)
-        raise UnicodeDecodeError(name, as_bytes(chunk), start, start + int(result.subpart_length), why)
+        why = reason(status, name, stream.error_unit, subpart_length, self._target.name)
+        start = self._base + position
+        raise UnicodeDecodeError(name, as_bytes(chunk), start, start + subpart_length, why)
 
     def __reduce__(self) -> Tuple[Any, ...]:
         with self._guard:
