@@ -19,6 +19,9 @@ The calls (utfkit / CPython):
     decode16      utfkit.decode(u, "utf-16-le")     u.decode("utf-16-le")
     encode16      utfkit.encode(s, "utf-16-le")     s.encode("utf-16-le")
     incremental   IncrementalDecoder().decode(b, True)   the same, codecs' utf-8 decoder
+    transcoder    IncrementalTranscoder("utf-8", "utf-16-le").feed(b)
+                                                    codecs' incremental utf-8 decoder, then
+                                                    utf-16-le encoder
     valid_up_to   utfkit.valid_up_to(b)             b.decode() (well-formed text)
     length16      utfkit.transcoded_length(b, "utf-8", "utf-16-le")
                                                     len(b.decode().encode("utf-16-le"))
@@ -87,12 +90,15 @@ def calls(data: bytes) -> List[Tuple[str, Callable[[], object], Callable[[], obj
     units = text.encode("utf-16-le")
     ours_decoder = utfkit.IncrementalDecoder()
     their_decoder = codecs.getincrementaldecoder("utf-8")()
+    ours_transcoder = utfkit.IncrementalTranscoder("utf-8", "utf-16-le")
+    their_encoder = codecs.getincrementalencoder("utf-16-le")()
     return [
         ("decode", lambda: utfkit.decode(data), lambda: data.decode()),
         ("encode", lambda: utfkit.encode(text), lambda: text.encode()),
         ("decode16", lambda: utfkit.decode(units, "utf-16-le"), lambda: units.decode("utf-16-le")),
         ("encode16", lambda: utfkit.encode(text, "utf-16-le"), lambda: text.encode("utf-16-le")),
         ("incremental", lambda: ours_decoder.decode(data, True), lambda: their_decoder.decode(data, True)),
+        ("transcoder", lambda: ours_transcoder.feed(data), lambda: their_encoder.encode(their_decoder.decode(data))),
         ("valid_up_to", lambda: utfkit.valid_up_to(data) == len(data), lambda: len(data.decode()) >= 0),
         ("length16", lambda: utfkit.transcoded_length(data, "utf-8", "utf-16-le"),
          lambda: len(data.decode().encode("utf-16-le"))),
