@@ -772,7 +772,7 @@ str_from_utf8(const uint8_t *src, Py_ssize_t len, Py_ssize_t characters, Py_UCS4
          * to spare (ROOM_SLACK): a short text goes through the stack, and
          * the str is made only when the conversion succeeds */
         uint8_t staged[STAGE_TEXT_UP_TO + ROOM_SLACK];
-        written = transcode_packed(src, (size_t)len, how, staged, sizeof staged);
+        CORE_CALL(len, written = transcode_packed(src, (size_t)len, how, staged, sizeof staged));
         if (written != (int64_t)size)
             Py_RETURN_NONE;
         PyObject *text = PyUnicode_New(characters, largest);
