@@ -1,7 +1,8 @@
 /*
  * fuzz_utf8.c -- the UTF-8 entry points (utfkit_utf8_validate, _check,
  * _sanitize, _sanitized_length, _remove_ill_formed, _removed_length,
- * _count): every kernel against the scalar kernel, and the contracts of
+ * _count, _validate_lengths, and utfkit_ascii_length): every kernel against
+ * the scalar kernel, and the contracts of
  * utfkit.h -- validate agrees with check, a repair is well-formed and as
  * long as its length function says, a valid input is repaired to itself, a
  * too-small cap writes only a prefix and reports the exact length needed.
@@ -11,7 +12,8 @@
 typedef struct utf8_outcome {
     int valid;
     utfkit_result check, sanitized_length, removed_length;
-    size_t count;
+    size_t count, ascii_length, code_points, utf16_units;
+    int valid_lengths;
     uint8_t *sanitized, *removed;
 } utf8_outcome;
 
@@ -48,6 +50,21 @@ static utf8_outcome run(const uint8_t *src, size_t len)
     o.count = utfkit_utf8_count(src, len);
     FUZZ_REQUIRE(o.valid == (o.check.status == UTFKIT_OK), "validate %d, check %d", o.valid,
                  o.check.status);
+    /* the ASCII prefix, and validation with the lengths in one pass */
+    o.ascii_length = utfkit_ascii_length(src, len);
+    FUZZ_REQUIRE(o.ascii_length <= len && (o.ascii_length == len || src[o.ascii_length] >= 0x80),
+                 "ascii_length %zu of %zu", o.ascii_length, len);
+    for (size_t i = 0; i < o.ascii_length; i++)
+        FUZZ_REQUIRE(src[i] < 0x80, "byte %zu of the ASCII prefix is %02X", i, src[i]);
+    o.code_points = o.utf16_units = 0;
+    o.valid_lengths = utfkit_utf8_validate_lengths(src, len, &o.code_points, &o.utf16_units);
+    FUZZ_REQUIRE(o.valid_lengths == o.valid, "validate_lengths %d, validate %d", o.valid_lengths, o.valid);
+    if (o.valid)
+        FUZZ_REQUIRE(o.code_points == o.count &&
+                         2 * o.utf16_units == utfkit_well_formed_length(src, len, UTFKIT_UTF8, UTFKIT_UTF16LE),
+                     "validate_lengths %zu, %zu", o.code_points, o.utf16_units);
+    else
+        o.code_points = o.utf16_units = 0; /* unset then: not compared */
     FUZZ_REQUIRE(o.check.position <= len, "position %zu > len %zu", o.check.position, len);
     if (o.check.status != UTFKIT_OK)
         FUZZ_REQUIRE(o.check.subpart_length >= 1 && o.check.subpart_length <= 3 &&
@@ -94,6 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(fuzz_same_result(o.removed_length, reference.removed_length),
                      "removed_length differs");
         FUZZ_REQUIRE(o.count == reference.count, "count differs");
+        FUZZ_REQUIRE(o.ascii_length == reference.ascii_length, "ascii_length differs");
+        FUZZ_REQUIRE(o.valid_lengths == reference.valid_lengths && o.code_points == reference.code_points &&
+                         o.utf16_units == reference.utf16_units,
+                     "validate_lengths differs");
         FUZZ_REQUIRE(memcmp(o.sanitized, reference.sanitized, reference.sanitized_length.written) == 0,
                      "sanitize output differs");
         FUZZ_REQUIRE(memcmp(o.removed, reference.removed, reference.removed_length.written) == 0,
