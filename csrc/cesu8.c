@@ -90,45 +90,55 @@ static UTFKIT_ALWAYS_INLINE size_t cesu8_step(text_reader *reader, uint8_t *dst,
 #define CESU8_BLOCK_SPAN_MAX 4096
 
 /* The block step of the reader below: the UTF-8 block converter into
- * UTF-16 or UTF-32 (units of `unit_bytes`) reads src[i..run_end), and what
- * it wrote is kept up to the first byte F0..FF of what it read (nor 00, in
- * MUTF-8): before it, that text is UTF-8 of the BMP, where the forms agree
- * with UTF-8 (UTR #26 section 2; JVM spec section 4.4.7), and the block
- * stops by itself before a surrogate byte sequence or C0 80, which are
- * ill-formed UTF-8.  A block that wrote one unit per byte read only ASCII,
- * where only 00 can be such a byte: the input is searched (a second pass
- * over it, in cache) only where the block met more than ASCII, or for 00
- * with memchr.  A cut halves the span the next block is given, a block
- * that is not cut doubles it (as transcode_blocks_step_cut, readers.h);
- * the byte at the cut is the scalar step's.  Returns 1 if it took
- * something. */
+ * UTF-16 or UTF-32 (units of `unit_bytes`) reads src[i..run_end), as far
+ * as that text is UTF-8 of the BMP with no byte F0..FF (nor 00, in
+ * MUTF-8), where the forms agree with UTF-8 (UTR #26 section 2; JVM spec
+ * section 4.4.7); the block stops by itself before a surrogate byte
+ * sequence or C0 80, which are ill-formed UTF-8.  Where the last block met
+ * more than ASCII, that stretch is searched first (*scan_first), which
+ * also brings it into L1 for the block.  After a block of ASCII alone
+ * (one unit written per byte read), the next block runs first, and what it
+ * wrote is kept up to the first such byte of what it read: searched for
+ * only if it met more than ASCII, or for 00 with memchr -- ASCII holds no
+ * byte F0..FF.  A block cut after it ran halves the span the next is
+ * given, and one not cut doubles it; the byte at a cut is the scalar
+ * step's.  Returns 1 if it took something. */
 static UTFKIT_ALWAYS_INLINE int cesu8_blocks_step(text_reader *reader, uint8_t *dst, size_t *out,
-                                                  size_t run_end, int modified, size_t unit_bytes)
+                                                  size_t run_end, int modified, size_t unit_bytes,
+                                                  int *scan_first)
 {
     size_t at = reader->i;
     if (at < reader->scalar_until || run_end - at < UTFKIT_TRANSCODE_BLOCK)
         return 0;
     size_t span = run_end - at < reader->block_span ? run_end - at : reader->block_span;
-    size_t written;
     const uint8_t *read = reader->src + at;
-    size_t consumed = reader->blocks(read, span, reader->block_byte_orders, dst + *out, &written);
-    size_t right;
-    if (written == unit_bytes * consumed) {
-        const uint8_t *nul = modified ? memchr(read, 0, consumed) : NULL;
-        right = nul != NULL ? (size_t)(nul - read) : consumed;
+    size_t written = 0, consumed = 0, right;
+    int cut;
+    if (*scan_first) {
+        right = reader->kernel->utf8_bmp_prefix_length(read, span, modified);
+        if (right >= UTFKIT_TRANSCODE_BLOCK)
+            consumed = reader->blocks(read, right, reader->block_byte_orders, dst + *out, &written);
+        cut = consumed == right && right < span;
     } else {
-        right = reader->kernel->utf8_bmp_prefix_length(read, consumed, modified);
+        consumed = reader->blocks(read, span, reader->block_byte_orders, dst + *out, &written);
+        if (written == unit_bytes * consumed) {
+            const uint8_t *nul = modified ? memchr(read, 0, consumed) : NULL;
+            right = nul != NULL ? (size_t)(nul - read) : consumed;
+        } else {
+            right = reader->kernel->utf8_bmp_prefix_length(read, consumed, modified);
+        }
+        cut = right < consumed;
+        if (cut) {
+            /* src[at..at + right) is UTF-8 of the BMP, a unit per character */
+            written = unit_bytes * reader->kernel->utf8_code_points(read, right);
+            consumed = right;
+            if (reader->block_span > UTFKIT_CUT_SPAN_MIN)
+                reader->block_span /= 2;
+        } else if (reader->block_span < CESU8_BLOCK_SPAN_MAX) {
+            reader->block_span *= 2;
+        }
     }
-    int cut = right < consumed;
-    if (cut) {
-        /* src[at..at + right) is UTF-8 of the BMP, a unit per character */
-        written = unit_bytes * reader->kernel->utf8_code_points(read, right);
-        consumed = right;
-        if (reader->block_span > UTFKIT_CUT_SPAN_MIN)
-            reader->block_span /= 2;
-    } else if (reader->block_span < CESU8_BLOCK_SPAN_MAX) {
-        reader->block_span *= 2;
-    }
+    *scan_first = written != unit_bytes * consumed;
     reader->i = at + consumed;
     *out += written;
     if (consumed == 0 || (cut && consumed < UTFKIT_TRANSCODE_BLOCK)) {
@@ -159,6 +169,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *sr
     reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
     reader.block_span = CESU8_BLOCK_SPAN_MAX;
     size_t unit_bytes = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4;
+    int scan_first = 0;
     block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
     sink_window window = SINK_WINDOW_START;
     uint8_t scratch[SINK_SCRATCH];
@@ -168,7 +179,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *sr
         sink_window_open(sink, &window, scratch, reader.i, len, unit_bytes, 0);
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
             if (cesu8_blocks_step(&reader, window.dst, &window.out, window.run_end, modified,
-                                  unit_bytes))
+                                  unit_bytes, &scan_first))
                 continue;
             if (block_lookahead_wanted(&lookahead, reader.i, len)) {
                 size_t span = block_lookahead_span(&lookahead, len);
