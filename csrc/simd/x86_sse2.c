@@ -27,23 +27,27 @@ size_t utfkit_ascii_prefix_length_sse2(const uint8_t *src, size_t len)
 }
 
 /* The length of the longest prefix of src[0..len) made of 64-byte steps
- * (and a last one of 32) of bytes 01..7F (MUTF-8's one-byte characters: U+0000 is C0 80 there,
- * JVM spec section 4.4.7): bit 7 set, or 00 as the smallest of four bytes,
- * ends them. */
+ * (and a last one of 32) of bytes 01..7F (MUTF-8's one-byte characters:
+ * U+0000 is C0 80 there, JVM spec section 4.4.7).  A signed saturating
+ * byte - 1 (PSUBSB) is negative exactly for 00 (-1) and 80..FF (which stay
+ * at or below -127): one instruction per vector, then their sign bits ORed. */
+static inline __m128i not_nonzero_ascii_sse2(__m128i v)
+{
+    return _mm_subs_epi8(v, _mm_set1_epi8(1));
+}
+
 static inline size_t nonzero_ascii_blocks_sse2(const uint8_t *src, size_t len)
 {
     size_t i = 0;
     while (len - i >= 64) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-        __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-        __m128i least = _mm_min_epu8(_mm_min_epu8(a, b), _mm_min_epu8(c, d));
-        __m128i any = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
-        if (_mm_movemask_epi8(_mm_or_si128(any, _mm_cmpeq_epi8(least, _mm_setzero_si128()))) != 0) {
+        __m128i a = not_nonzero_ascii_sse2(_mm_loadu_si128((const __m128i *)(src + i)));
+        __m128i b = not_nonzero_ascii_sse2(_mm_loadu_si128((const __m128i *)(src + i + 16)));
+        __m128i c = not_nonzero_ascii_sse2(_mm_loadu_si128((const __m128i *)(src + i + 32)));
+        __m128i d = not_nonzero_ascii_sse2(_mm_loadu_si128((const __m128i *)(src + i + 48)));
+        __m128i first = _mm_or_si128(a, b);
+        if (_mm_movemask_epi8(_mm_or_si128(first, _mm_or_si128(c, d))) != 0) {
             /* the first half may still be one step of 32 */
-            __m128i nul = _mm_cmpeq_epi8(_mm_min_epu8(a, b), _mm_setzero_si128());
-            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), nul)) == 0)
+            if (_mm_movemask_epi8(first) == 0)
                 i += 32;
             break;
         }
