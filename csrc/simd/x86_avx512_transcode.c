@@ -495,6 +495,19 @@ static inline uint8_t *put_ascii(uint8_t *out, __m512i block, int big_endian, in
     return out + 256;
 }
 
+/* UTF-32 output of a long run of ASCII: four bytes written per byte read,
+ * 256 per block, into lines that are in L2 at best (the corpus' outputs are
+ * larger than L1).  From the fifth block of a run on, each block first asks
+ * for the four output lines 512 bytes (two blocks) ahead (PREFETCHT0: a
+ * prefetch never faults, wherever it points), so that their fills overlap
+ * the stores before them.  Measured (bench_kernels, avx512, 8to32, output
+ * 16 bytes past a line): Latin lipsum 14.4-14.6 -> 15.2-15.3 GB/s; from
+ * the first block of every run instead, German and Esperanto text (runs of
+ * one to three blocks between accented letters) ran 2-4 % slower.  UTF-16
+ * output (two bytes per byte) ran 3 % slower with it, so it has none. */
+#define UTF32_RUN_PREFETCH_AFTER 4
+#define UTF32_RUN_PREFETCH_AHEAD 512
+
 /* After a block of ASCII, while the next ones are ASCII too: a run of ASCII
  * is bound by its stores (2 or 4 bytes per byte read), and a 64-byte store
  * that straddles two cache lines costs about two.  So when the next block
@@ -529,10 +542,13 @@ static inline size_t put_ascii_run(const uint8_t *src, size_t len, size_t i, uin
         *out += unit * characters;
         i += characters;
     }
-    while (len - i >= 64) {
+    for (unsigned blocks = 0; len - i >= 64; blocks++) {
         block = _mm512_loadu_si512((const void *)(src + i));
         if (_mm512_movepi8_mask(block) != 0)
             break;
+        if (!utf16 && blocks >= UTF32_RUN_PREFETCH_AFTER)
+            for (unsigned line = 0; line < 4; line++)
+                _mm_prefetch((const char *)*out + UTF32_RUN_PREFETCH_AHEAD + 64 * line, _MM_HINT_T0);
         *out = put_ascii(*out, block, big_endian, utf16);
         i += 64;
     }
