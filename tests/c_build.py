@@ -131,8 +131,15 @@ def _run(built: Future, arguments: Tuple[str, ...], env: Optional[Dict[str, str]
     return _process([str(built.result()), *arguments], timeout, env)
 
 
+# How long a C test program may run before it is taken for hung and killed.
+# The longest, test_kernels_agree in full (pytest --kernels=all), takes about
+# 4 minutes of one core alone (242 s, session 10) and half again beside CI's
+# sanitizer job on the other core; a third busy process took it past 600 s.
+PROGRAM_TIMEOUT = 1500.0
+
+
 def run(name: str, sources: Sequence[Path], flavour: str, arguments: Sequence[str] = (),
-        env: Optional[Dict[str, str]] = None, timeout: float = 600) -> Future:
+        env: Optional[Dict[str, str]] = None, timeout: float = PROGRAM_TIMEOUT) -> Future:
     """The program built as `program` does, run with ARGUMENTS: a future
     (exit status, stdout, stderr)."""
     built = program(name, sources, flavour)
