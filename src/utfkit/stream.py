@@ -478,11 +478,12 @@ class IncrementalDecoder(DecoderBase, codecs.IncrementalDecoder):
     decoded as ``utfkit.decode`` decodes.  Only the carried bytes (at most
     7) are joined to a chunk; without them the chunk is read in place.
 
-    UTF-8 with ``errors="strict"``, a ``bytes`` chunk and nothing carried is
-    answered by the C base type (``utfkit._direct.DecoderBase``): the bytes
-    a next chunk may still complete are carried, and the rest is decoded as
-    ``utfkit.decode`` decodes it, the core writing the ``str``.  Every other
-    call runs ``_decode_slow`` below.  ``errors``, ``_carried``, ``_utf8``
+    UTF-8 with ``errors="strict"`` and a ``bytes`` chunk is answered by the
+    C base type (``utfkit._direct.DecoderBase``): after the bytes carried
+    from the last chunk, the bytes a next chunk may still complete are
+    carried, and the rest is decoded as ``utfkit.decode`` decodes it, the
+    core writing the ``str``.  Every other call, and any chunk with an error
+    to raise, runs ``_decode_slow`` below.  ``errors``, ``_carried``, ``_utf8``
     and ``_token`` live in the base.
     """
 
