@@ -141,17 +141,7 @@ static UTFKIT_ALWAYS_INLINE int cesu8_blocks_step(text_reader *reader, uint8_t *
     *scan_first = written != unit_bytes * consumed;
     reader->i = at + consumed;
     *out += written;
-    if (consumed == 0 || (cut && consumed < UTFKIT_TRANSCODE_BLOCK)) {
-        /* a refusal, or as good as one */
-        reader->scalar_until = reader->i + reader->stretch;
-        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
-            reader->stretch *= 2;
-        return consumed != 0;
-    }
-    reader->stretch = UTFKIT_SCALAR_STRETCH_MIN;
-    if (cut)
-        reader->scalar_until = reader->i + 1;
-    return 1;
+    return blocks_step_settled(reader, consumed, cut);
 }
 
 /* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel with UTF-8 block

@@ -171,6 +171,27 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step(text_reader *reader, uint8
     return 1;
 }
 
+/* The end of a block step whose block may be cut where the text turns to
+ * what the block must not take (the CESU-8/MUTF-8 readers and writers):
+ * reader->i is past the `consumed` bytes, `cut` says whether the block was
+ * cut.  Nothing consumed, or a cut that left less than a block, counts as a
+ * refusal: the scalar step takes the next stretch, which doubles each time.
+ * Otherwise the stretch starts small again, and the character at a cut is
+ * the scalar step's.  Returns whether the step consumed anything. */
+static UTFKIT_ALWAYS_INLINE int blocks_step_settled(text_reader *reader, size_t consumed, int cut)
+{
+    if (consumed == 0 || (cut && consumed < UTFKIT_TRANSCODE_BLOCK)) {
+        reader->scalar_until = reader->i + reader->stretch;
+        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
+            reader->stretch *= 2;
+        return consumed != 0;
+    }
+    reader->stretch = UTFKIT_SCALAR_STRETCH_MIN;
+    if (cut)
+        reader->scalar_until = reader->i + 1;
+    return 1;
+}
+
 /* transcode_blocks_step for UTF-16 or UTF-32 (units of `unit_bytes`) into
  * CESU-8 or MUTF-8 (nul_is_ill_formed) on the UTF-16/UTF-32 -> UTF-8
  * blocks.  Their output is right for these forms up to its first byte
@@ -218,18 +239,7 @@ static UTFKIT_ALWAYS_INLINE int transcode_blocks_step_cut(text_reader *reader, u
     }
     reader->i = at + consumed;
     *out += written;
-    if (consumed == 0 || (cut && consumed < UTFKIT_TRANSCODE_BLOCK)) {
-        /* a refusal, or as good as one (text dense in what the blocks must
-         * not write) */
-        reader->scalar_until = reader->i + reader->stretch;
-        if (reader->stretch < UTFKIT_SCALAR_STRETCH_MAX)
-            reader->stretch *= 2;
-        return consumed != 0;
-    }
-    reader->stretch = UTFKIT_SCALAR_STRETCH_MIN;
-    if (cut) /* the character at the cut is the scalar step's */
-        reader->scalar_until = reader->i + 1;
-    return 1;
+    return blocks_step_settled(reader, consumed, cut);
 }
 
 /* Where the scalar step at reader->i may end a run: within the stretch
