@@ -342,6 +342,10 @@ static int reads_straight(int from)
  * above U+00FF), up to a whole piece. */
 #define NARROW_DETOUR 16
 
+/* A rest this short after a stop is read in one piece: a detour costs
+ * about as much as reading the rest does. */
+#define NARROW_SHORT_REST 256
+
 utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to, int errors,
                                utfkit_sink *sink)
 {
@@ -371,8 +375,8 @@ utfkit_result narrow_transcode(const uint8_t *src, size_t len, int from, int to,
                 detour = NARROW_DETOUR;
                 continue; /* a whole piece read straight: the next one too */
             }
-            detour = read != 0 ? NARROW_DETOUR : detour < NARROW_PIECE ? 2 * detour : detour;
-            stretch = detour;
+            detour = read != 0 ? NARROW_DETOUR : detour < NARROW_PIECE / 8 ? 8 * detour : NARROW_PIECE;
+            stretch = len - begin <= NARROW_SHORT_REST ? len - begin : detour;
         }
         size_t want = len - begin > stretch ? begin + stretch : len;
         size_t end = want == len ? len : reader_restart_point(src, begin, want, len, from);

@@ -229,6 +229,26 @@ def test_replace_writes_one_question_mark_per_character_and_per_replaced_subsequ
     assert utfkit.transcode(data, "utf-8", "latin-1", "ignore") == b"\xe9" + b"a" * 600
 
 
+
+@pytest.mark.parametrize("to", ["latin-1", "ascii"])
+@pytest.mark.parametrize("from_", ["utf-8", "utf-16-le"])
+@pytest.mark.parametrize("errors", ERRORS)
+@pytest.mark.parametrize("wide", [1, 15, 16, 17, 127, 128, 255, 256, 257, 700, 2047, 2049])
+@pytest.mark.parametrize("narrow", [0, 1, 40, 300])
+def test_runs_of_characters_above_the_destination_read_in_pieces_of_every_size(to, from_, errors, wide, narrow):
+    # The narrowing reads straight what it can and takes the rest in pieces
+    # whose size depends on what came before and on how much is left: runs
+    # of characters above U+00FF of every length around those sizes, Latin-1
+    # text between them, and an ill-formed byte after, at the end of a run.
+    text = ("\u0436\u4e2d" * wide)[:wide] + "\xe9a" * narrow + "\u20ac" * (wide // 2)
+    data = text.encode(from_)
+    for case in [data, data + b"\xff" + data[:64], data[: len(data) // 2 * 2 - 1] if from_ == "utf-8" else data + b"\x00"]:
+        expected = outcome(cpython_transcode, case, from_, to, errors)
+        assert outcome(utfkit.transcode, bytearray(case), from_, to, errors) == expected
+        if isinstance(expected, bytes):
+            assert utfkit.transcoded_length(case, from_, to, errors) == len(expected)
+
+
 @pytest.mark.parametrize("to", ["latin-1", "ascii"])
 @pytest.mark.parametrize(
     "from_, data",
