@@ -337,7 +337,7 @@ static int reads_straight(int from)
 }
 
 /* Bytes the piece after a stop of the straight reading covers: the
- * character it stopped at and a few after it -- twice as many after each
+ * character it stopped at and a few after it -- eight times as many after each
  * stop in a row at which the straight reading took nothing (text mostly
  * above U+00FF), up to a whole piece. */
 #define NARROW_DETOUR 16
