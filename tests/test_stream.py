@@ -401,6 +401,66 @@ def test_decoder_base_answers_utf8_strict_bytes_chunks():
     assert decoder.slow == 3
 
 
+
+class _CountingTranscoder(utfkit.IncrementalTranscoder):
+    """An IncrementalTranscoder that records the calls its C base handed to
+    the Python method (_feed_slow)."""
+
+    def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
+        self.slow = 0
+        super().__init__(from_, to, errors)
+
+    def _feed_slow(self, chunk):
+        self.slow += 1
+        return super()._feed_slow(chunk)
+
+
+@pytest.mark.parametrize("chunk_type", [bytes, bytearray, memoryview])
+def test_transcoder_base_answers_chunks_once_the_marks_are_settled(chunk_type):
+    text = "κόσμε 中文 😀 a\u0000b " * 300
+    data = text.encode()
+    transcoder = _CountingTranscoder("utf-8", "utf-16-le")
+    cut = data.index("中".encode()) + 1  # inside a character: held back in the C stream
+    out = transcoder.feed(chunk_type(data[:cut])) + transcoder.feed(chunk_type(data[cut:]))
+    assert out + transcoder.finish() == text.encode("utf-16-le")
+    assert transcoder.slow == 0
+    # a mark to write (utf-16): the first feed in Python, the next ones in C
+    marked = _CountingTranscoder("utf-8", "utf-16")
+    out = marked.feed(chunk_type(data[:cut])) + marked.feed(chunk_type(data[cut:])) + marked.finish()
+    assert out == text.encode("utf-16")
+    assert marked.slow == 1
+    # a mark to read (utf-16 source): Python until it is decided, then C
+    source = "\ufeffab" + text
+    reader = _CountingTranscoder("utf-16", "utf-8")
+    units = source.encode("utf-16-le")
+    out = reader.feed(chunk_type(units[:1])) + reader.feed(chunk_type(units[1:3])) + reader.feed(chunk_type(units[3:]))
+    assert out + reader.finish() == source[1:].encode()
+    assert reader.slow == 2
+    # an error: raised by the class (_failed) with the one-shot call's fields, the chunk as object
+    failing = _CountingTranscoder("utf-8", "utf-32-le")
+    failing.feed(chunk_type(b"ab"))
+    bad = chunk_type(b"cd\xe2\x82(")
+    with pytest.raises(UnicodeDecodeError) as raised:
+        failing.feed(bad)
+    assert (raised.value.start, raised.value.end, raised.value.reason) == (4, 6, "invalid continuation byte")
+    assert raised.value.object == b"cd\xe2\x82("
+    assert failing.slow == 0
+    # not a buffer: the Python path's TypeError
+    with pytest.raises(TypeError):
+        failing.feed("text")
+    assert failing.slow == 1
+
+
+def test_transcoder_base_refuses_a_second_caller_while_it_converts_without_the_gil():
+    transcoder = _CountingTranscoder("utf-8", "utf-16-le")
+    transcoder._token.pop()  # as another thread in a long feed holds it
+    with pytest.raises(RuntimeError, match="already in use"):
+        transcoder.feed(b"abc")
+    assert transcoder.slow == 1
+    transcoder._token.append(True)
+    assert transcoder.feed(b"abc") == "abc".encode("utf-16-le")
+
+
 def _raises(call, obj):
     try:
         call(obj)

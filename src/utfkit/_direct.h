@@ -139,6 +139,24 @@ extern PyObject *direct_utf8_name, *direct_strict_name, *direct_valid_up_to_fall
 
 /* ---- called from one file in another ---- */
 
+/* The input of a call answered here: a `bytes` object read as it is, or
+ * any other C-contiguous buffer, exported for the call (PyBUF_SIMPLE, as the
+ * binding's input_view takes it; an exported bytearray cannot be resized
+ * meanwhile, so its memory stays put while the GIL is released). */
+typedef struct direct_input {
+    PyObject *object;
+    const uint8_t *start;
+    Py_ssize_t length;
+    int exported; /* `view` is held: give it back with direct_input_release */
+    Py_buffer view;
+} direct_input;
+
+/* _direct_checks.c: 1 with *in filled when `data` can be read as above,
+ * else 0 (no exception set: the caller's Python path then gives its own
+ * error); and the export given back. */
+int direct_input_take(PyObject *data, direct_input *in);
+void direct_input_release(direct_input *in);
+
 /* _direct_checks.c: `function` (a binding's Python function) called with
  * the call's own arguments; 1 if `encoding` names UTF-8 as this module
  * answers it; 1 if the bytes object `data` is well-formed UTF-8. */

@@ -1,4 +1,4 @@
-# The CPython extension built from src/utfkit/_direct.c: the core called on
+# The CPython extension built from src/utfkit/_direct*.c: the core called on
 # Python objects without cffi -- a new bytes object it fills in place, an out=
 # buffer it writes into (see _binding), and the public validate, check, count
 # and sanitize (see _entries).
@@ -57,6 +57,18 @@ class ValidatorBase:
     def feed(self, chunk: Buffer, /) -> None: ...
     def reset(self) -> None: ...
     def finish(self) -> None: ...
+
+class TranscoderBase:
+    _head: Optional[bytes]
+    _address: int
+    _to_form: int
+    _mode: int
+    _unit: int
+    _per_unit: int
+    _signed: bool
+    _signature: bytes
+    _token: Optional[List[bool]]
+    def feed(self, chunk: Buffer, /) -> bytes: ...
 
 class DecoderBase:
     _utf8: int

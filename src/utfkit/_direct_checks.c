@@ -101,22 +101,8 @@ direct_names_utf8(PyObject *encoding)
            || PyUnicode_CompareWithASCIIString(encoding, "utf8") == 0;
 }
 
-/* The input of a call answered here: a `bytes` object read as it is, or
- * any other C-contiguous buffer, exported for the call (PyBUF_SIMPLE, as the
- * binding's input_view takes it; an exported bytearray cannot be resized
- * meanwhile, so its memory stays put while the GIL is released). */
-typedef struct input {
-    PyObject *object;
-    const uint8_t *start;
-    Py_ssize_t length;
-    int exported; /* `view` is held: give it back with input_release */
-    Py_buffer view;
-} input;
-
-/* 1 with *in filled when `data` can be read here, else 0 (no exception
- * set: the binding's function then gives its own error). */
-static int
-input_take(PyObject *data, input *in)
+int
+direct_input_take(PyObject *data, direct_input *in)
 {
     in->object = data;
     if (PyBytes_CheckExact(data)) {
@@ -135,8 +121,8 @@ input_take(PyObject *data, input *in)
     return 1;
 }
 
-static void
-input_release(input *in)
+void
+direct_input_release(direct_input *in)
 {
     if (in->exported) {
         PyBuffer_Release(&in->view);
@@ -148,7 +134,7 @@ input_release(input *in)
  * answered here, else 0: one positional buffer argument and either no
  * encoding, UTF-8 named, or a name in fixed_forms. */
 static int
-form_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *form, input *in)
+form_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *form, direct_input *in)
 {
     Py_ssize_t given = PyVectorcall_NARGS(nargs);
     if (kwnames != NULL || direct_core.utf8_validate == NULL || given < 1 || given > 2)
@@ -169,12 +155,12 @@ form_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *
         }
         *form = (int)number;
     }
-    return input_take(args[0], in);
+    return direct_input_take(args[0], in);
 }
 
 /* 1 if the input is well-formed in `form`. */
 static int
-input_valid(const input *in, int form)
+input_valid(const direct_input *in, int form)
 {
     int valid;
     if (form == UTFKIT_UTF8)
@@ -188,7 +174,7 @@ input_valid(const input *in, int form)
 int
 direct_utf8_bytes_valid(PyObject *data)
 {
-    input in = {data, (const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0, {0}};
+    direct_input in = {data, (const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0, {0}};
     return input_valid(&in, UTFKIT_UTF8);
 }
 
@@ -207,11 +193,11 @@ direct_validate(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObj
 {
     (void)module;
     int form;
-    input in;
+    direct_input in;
     if (!form_arguments(args, nargs, kwnames, &form, &in))
         return direct_fallback(validate_fallback, args, nargs, kwnames);
     int valid = input_valid(&in, form);
-    input_release(&in);
+    direct_input_release(&in);
     return PyBool_FromLong(valid);
 }
 
@@ -220,11 +206,11 @@ direct_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject
 {
     (void)module;
     int form;
-    input in;
+    direct_input in;
     if (!form_arguments(args, nargs, kwnames, &form, &in))
         return direct_fallback(check_fallback, args, nargs, kwnames);
     int valid = input_valid(&in, form);
-    input_release(&in);
+    direct_input_release(&in);
     if (!valid)
         return direct_fallback(check_fallback, args, nargs, kwnames); /* it raises CPython's error */
     Py_RETURN_NONE;
@@ -235,7 +221,7 @@ direct_sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObj
 {
     (void)module;
     int form;
-    input in;
+    direct_input in;
     if (!form_arguments(args, nargs, kwnames, &form, &in))
         return direct_fallback(sanitize_fallback, args, nargs, kwnames);
     PyObject *result = NULL;
@@ -247,10 +233,10 @@ direct_sanitize(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObj
         } else {
             result = PyBytes_FromStringAndSize((const char *)in.start, in.length);
         }
-        input_release(&in);
+        direct_input_release(&in);
         return result;
     }
-    input_release(&in);
+    direct_input_release(&in);
     return direct_fallback(sanitize_fallback, args, nargs, kwnames); /* it repairs */
 }
 
@@ -259,7 +245,7 @@ direct_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject
 {
     (void)module;
     int form;
-    input in;
+    direct_input in;
     if (!form_arguments(args, nargs, kwnames, &form, &in))
         return direct_fallback(count_fallback, args, nargs, kwnames);
     size_t counted;
@@ -267,7 +253,7 @@ direct_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject
         CORE_CALL(in.length, counted = direct_core.utf8_count(in.start, (size_t)in.length));
     else
         CORE_CALL(in.length, counted = direct_core.form_count(in.start, (size_t)in.length, form));
-    input_release(&in);
+    direct_input_release(&in);
     return PyLong_FromSize_t(counted);
 }
 
@@ -276,11 +262,11 @@ direct_valid_up_to(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
 {
     (void)module;
     int form;
-    input in;
+    direct_input in;
     if (!form_arguments(args, nargs, kwnames, &form, &in))
         return direct_fallback(direct_valid_up_to_fallback, args, nargs, kwnames);
     int valid = input_valid(&in, form);
-    input_release(&in);
+    direct_input_release(&in);
     if (!valid)
         return direct_fallback(direct_valid_up_to_fallback, args, nargs, kwnames); /* it finds the first error */
     return PyLong_FromSsize_t(in.length);

@@ -1,7 +1,7 @@
 /*
  * _direct_stream.c -- the hot paths of utfkit's stream objects: a chunk of
  * IncrementalTranscoder converted into a new `bytes`, and the C base types of
- * utfkit.IncrementalDecoder and utfkit.Validator.
+ * utfkit.IncrementalTranscoder, utfkit.IncrementalDecoder and utfkit.Validator.
  */
 #include "_direct.h"
 
@@ -93,6 +93,182 @@ direct_stream_transcode_new(PyObject *module, PyObject *const *args, Py_ssize_t 
     return output;
 }
 
+/* ---- utfkit.IncrementalTranscoder's hot path ----
+ *
+ * utfkit.IncrementalTranscoder (stream.py) is a Python class on this base
+ * type, as IncrementalDecoder is on DecoderBase.  The base answers feed() of
+ * a chunk -- a `bytes` object or any other C-contiguous buffer -- once the
+ * source's form is decided (no byte-order mark still being read) and the
+ * target's mark, if it has one, written: the C stream converts the chunk
+ * into a new `bytes`, as stream_transcode_new does for the class's other
+ * calls.  A chunk with an error goes to the class's _failed with the core's
+ * (status, position, subpart_length), which raises; every other call goes
+ * to the class's _feed_slow, the reference. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *head;             /* _head: the bytes of a source mark not yet decided (None: decided) */
+    unsigned long long address; /* _address: the C stream state (a utfkit_stream *) */
+    int to_form;                /* _to_form: the target's utfkit_form */
+    int mode;                   /* _mode: the error mode */
+    Py_ssize_t unit;            /* _unit: bytes in a source code unit */
+    Py_ssize_t per_unit;        /* _per_unit: the output's room per source code unit */
+    char signed_;               /* _signed: the target's mark is written */
+    PyObject *signature;        /* _signature: the target's mark (b"" when it has none) */
+    PyObject *token;            /* _token: the class's Exclusive guard's token list, [True] when free */
+} TranscoderBase;
+
+static PyObject *feed_slow_name = NULL, *failed_name = NULL;
+
+/* Bytes of an unfinished character the C stream may hold from an earlier
+ * chunk, and so write with this one: twice its buffer, as stream.py's
+ * _PENDING_ROOM (an encoded surrogate pair of CESU-8 read as two halves). */
+#define PENDING_ROOM ((Py_ssize_t)(2 * sizeof(((utfkit_stream *)0)->pending)))
+
+/* The class's own method `name`, called with these arguments. */
+static PyObject *
+call_method(PyObject *self, PyObject *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *method = PyObject_GetAttr(self, name);
+    if (method == NULL)
+        return NULL;
+    PyObject *result = PyObject_Vectorcall(method, args, nargs, kwnames);
+    Py_DECREF(method);
+    return result;
+}
+
+/* 1 when feed() may be answered here: the source's form decided, the
+ * target's mark written (or none), the state set, and no caller holding
+ * the guard. */
+static int
+transcoder_direct(const TranscoderBase *self)
+{
+    return (self->head == NULL || self->head == Py_None)
+           && (self->signed_ || (self->signature != NULL && PyBytes_CheckExact(self->signature)
+                                 && PyBytes_GET_SIZE(self->signature) == 0))
+           && self->address != 0 && self->unit > 0 && self->per_unit > 0 && direct_core.stream_transcode != NULL
+           && self->token != NULL && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1;
+}
+
+static PyObject *
+transcoder_feed(TranscoderBase *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    direct_input in;
+    if (kwnames != NULL || PyVectorcall_NARGS(nargs) != 1 || !transcoder_direct(self) || !direct_input_take(args[0], &in))
+        return call_method((PyObject *)self, feed_slow_name, args, nargs, kwnames);
+    /* room for the output's worst case: at least what the class's _convert
+     * computes (+3: a lead surrogate held back from the last WTF-8 output);
+     * too large a chunk goes the class's way, which reports it */
+    Py_ssize_t units = in.length / self->unit + (PENDING_ROOM + self->unit - 1) / self->unit + 1;
+    if (units > (PY_SSIZE_T_MAX - 3 - ROOM_SLACK) / self->per_unit) {
+        direct_input_release(&in);
+        return call_method((PyObject *)self, feed_slow_name, args, nargs, kwnames);
+    }
+    Py_ssize_t capacity = units * self->per_unit + 3 + ROOM_SLACK;
+    PyObject *output = PyBytes_FromStringAndSize(NULL, capacity);
+    if (output == NULL) {
+        direct_input_release(&in);
+        return NULL;
+    }
+    /* the guard taken while the call may release the GIL: a call from
+     * another thread meanwhile is refused, as the class's own path refuses it */
+    int guarded = in.length >= KEEP_GIL_BELOW;
+    if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0) {
+        Py_DECREF(output);
+        direct_input_release(&in);
+        return NULL;
+    }
+    utfkit_stream *stream = (utfkit_stream *)(uintptr_t)self->address;
+    utfkit_result result;
+    CORE_CALL(in.length, result = direct_core.stream_transcode(stream, in.start, (size_t)in.length, 0, self->to_form,
+                                                              self->mode, (uint8_t *)PyBytes_AS_STRING(output),
+                                                              (size_t)capacity));
+    direct_input_release(&in);
+    if (guarded && PyList_Append(self->token, Py_True) != 0) {
+        Py_DECREF(output);
+        return NULL;
+    }
+    if (result.status != UTFKIT_OK) {
+        Py_DECREF(output);
+        PyObject *fields = Py_BuildValue("(inn)", (int)result.status, (Py_ssize_t)result.position,
+                                         (Py_ssize_t)result.subpart_length);
+        if (fields == NULL)
+            return NULL;
+        PyObject *failed_args[2] = {fields, args[0]};
+        PyObject *raised = call_method((PyObject *)self, failed_name, failed_args, 2, NULL);
+        Py_DECREF(fields);
+        if (raised != NULL) { /* _failed always raises */
+            Py_DECREF(raised);
+            PyErr_SetString(PyExc_SystemError, "IncrementalTranscoder._failed() returned");
+        }
+        return NULL;
+    }
+    if ((Py_ssize_t)result.written != capacity && _PyBytes_Resize(&output, (Py_ssize_t)result.written) != 0)
+        return NULL;
+    return output;
+}
+
+static int
+transcoder_traverse(TranscoderBase *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->head);
+    Py_VISIT(self->signature);
+    Py_VISIT(self->token);
+    return 0;
+}
+
+static int
+transcoder_clear(TranscoderBase *self)
+{
+    Py_CLEAR(self->head);
+    Py_CLEAR(self->signature);
+    Py_CLEAR(self->token);
+    return 0;
+}
+
+static void
+transcoder_dealloc(TranscoderBase *self)
+{
+    PyObject_GC_UnTrack(self);
+    transcoder_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef transcoder_methods[] = {
+    {"feed", (PyCFunction)(void (*)(void))transcoder_feed, METH_FASTCALL | METH_KEYWORDS,
+     "feed($self, chunk, /)\n--\n\n"
+     "Convert the next chunk (any bytes-like object); returns the output of what it settles."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef transcoder_members[] = {
+    {"_head", T_OBJECT, offsetof(TranscoderBase, head), 0, "the bytes of a source mark not yet decided, or None"},
+    {"_address", T_ULONGLONG, offsetof(TranscoderBase, address), 0, "the C stream state's address"},
+    {"_to_form", T_INT, offsetof(TranscoderBase, to_form), 0, "the target's form"},
+    {"_mode", T_INT, offsetof(TranscoderBase, mode), 0, "the error mode"},
+    {"_unit", T_PYSSIZET, offsetof(TranscoderBase, unit), 0, "bytes in a source code unit"},
+    {"_per_unit", T_PYSSIZET, offsetof(TranscoderBase, per_unit), 0, "the output's room per source code unit"},
+    {"_signed", T_BOOL, offsetof(TranscoderBase, signed_), 0, "the target's mark is written"},
+    {"_signature", T_OBJECT, offsetof(TranscoderBase, signature), 0, "the target's mark (b'' when none)"},
+    {"_token", T_OBJECT, offsetof(TranscoderBase, token), 0, "the Exclusive guard's token list"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject TranscoderBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "utfkit._direct.TranscoderBase",
+    .tp_doc = "utfkit.IncrementalTranscoder's base: feed() of a chunk once the marks are settled, answered in C; "
+              "every other call goes to the class's _feed_slow.",
+    .tp_basicsize = sizeof(TranscoderBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_traverse = (traverseproc)transcoder_traverse,
+    .tp_clear = (inquiry)transcoder_clear,
+    .tp_dealloc = (destructor)transcoder_dealloc,
+    .tp_methods = transcoder_methods,
+    .tp_members = transcoder_members,
+};
+
 /* ---- utfkit.IncrementalDecoder's hot path ----
  *
  * utfkit.IncrementalDecoder (stream.py) is a Python class on this base
@@ -178,13 +354,8 @@ decoder_decode(DecoderBase *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     }
     Py_XSETREF(self->carried, now_carried);
     return text;
-slow:;
-    PyObject *method = PyObject_GetAttr((PyObject *)self, decode_slow_name);
-    if (method == NULL)
-        return NULL;
-    PyObject *result = PyObject_Vectorcall(method, args, nargs, kwnames);
-    Py_DECREF(method);
-    return result;
+slow:
+    return call_method((PyObject *)self, decode_slow_name, args, nargs, kwnames);
 }
 
 static int
@@ -277,7 +448,7 @@ typedef struct {
     PyObject *token;    /* _token: the class's Exclusive guard's token list, [True] when free */
 } ValidatorBase;
 
-static PyObject *feed_slow_name = NULL, *reset_slow_name = NULL, *finish_slow_name = NULL;
+static PyObject *reset_slow_name = NULL, *finish_slow_name = NULL; /* (and feed_slow_name, above) */
 
 /* 1 when the stream is UTF-8 between characters and no caller holds its
  * guard: the calls below may then be answered here. */
@@ -286,18 +457,6 @@ validator_direct(const ValidatorBase *self)
 {
     return self->utf8_direct && self->state == BETWEEN_CHARACTERS && self->token != NULL
            && PyList_CheckExact(self->token) && PyList_GET_SIZE(self->token) == 1;
-}
-
-/* The class's own method `name`, called with these arguments. */
-static PyObject *
-validator_slow(ValidatorBase *self, PyObject *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *method = PyObject_GetAttr((PyObject *)self, name);
-    if (method == NULL)
-        return NULL;
-    PyObject *result = PyObject_Vectorcall(method, args, nargs, kwnames);
-    Py_DECREF(method);
-    return result;
 }
 
 static PyObject *
@@ -320,7 +479,7 @@ validator_feed(ValidatorBase *self, PyObject *const *args, Py_ssize_t nargs, PyO
             Py_RETURN_NONE;
         }
     }
-    return validator_slow(self, feed_slow_name, args, nargs, kwnames);
+    return call_method((PyObject *)self, feed_slow_name, args, nargs, kwnames);
 }
 
 static PyObject *
@@ -335,7 +494,7 @@ validator_reset(ValidatorBase *self, PyObject *unused)
         self->state = BETWEEN_CHARACTERS;
         Py_RETURN_NONE;
     }
-    return validator_slow(self, reset_slow_name, NULL, 0, NULL);
+    return call_method((PyObject *)self, reset_slow_name, NULL, 0, NULL);
 }
 
 static PyObject *
@@ -346,7 +505,7 @@ validator_finish(ValidatorBase *self, PyObject *unused)
         self->state = FINISHED;
         Py_RETURN_NONE;
     }
-    return validator_slow(self, finish_slow_name, NULL, 0, NULL);
+    return call_method((PyObject *)self, finish_slow_name, NULL, 0, NULL);
 }
 
 static int
@@ -415,18 +574,21 @@ static PyTypeObject ValidatorBaseType = {
 int
 direct_add_stream_types(PyObject *module)
 {
-    if (PyType_Ready(&ValidatorBaseType) != 0 || PyType_Ready(&DecoderBaseType) != 0)
+    if (PyType_Ready(&ValidatorBaseType) != 0 || PyType_Ready(&DecoderBaseType) != 0
+        || PyType_Ready(&TranscoderBaseType) != 0)
         return -1;
-    PyObject **names[] = {&feed_slow_name, &reset_slow_name, &finish_slow_name, &decode_slow_name, &final_name};
-    const char *spellings[] = {"_feed_slow", "_reset_slow", "_finish_slow", "_decode_slow", "final"};
-    for (size_t i = 0; i < 5; i++)
+    PyObject **names[] = {&feed_slow_name, &reset_slow_name, &finish_slow_name, &decode_slow_name, &final_name,
+                          &failed_name};
+    const char *spellings[] = {"_feed_slow", "_reset_slow", "_finish_slow", "_decode_slow", "final", "_failed"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (*names[i] == NULL && (*names[i] = PyUnicode_InternFromString(spellings[i])) == NULL)
             return -1;
     if (PyModule_AddIntConstant(module, "BETWEEN_CHARACTERS", BETWEEN_CHARACTERS) != 0
         || PyModule_AddIntConstant(module, "IN_C", IN_C) != 0
         || PyModule_AddIntConstant(module, "FINISHED", FINISHED) != 0
         || PyModule_AddIntConstant(module, "FAILED", FAILED) != 0
-        || PyModule_AddType(module, &ValidatorBaseType) != 0 || PyModule_AddType(module, &DecoderBaseType) != 0)
+        || PyModule_AddType(module, &ValidatorBaseType) != 0 || PyModule_AddType(module, &DecoderBaseType) != 0
+        || PyModule_AddType(module, &TranscoderBaseType) != 0)
         return -1;
     return 0;
 }

@@ -59,6 +59,7 @@ from ._direct import (
     FINISHED,
     IN_C,
     DecoderBase,
+    TranscoderBase,
     ValidatorBase,
     set_stream_entry,
     stream_transcode_new,
@@ -587,7 +588,7 @@ def _restore_transcoder(from_: str, to: str, errors: str, state: Tuple[Any, ...]
     return transcoder
 
 
-class IncrementalTranscoder:
+class IncrementalTranscoder(TranscoderBase):
     """Converts a stream chunk by chunk, buffer to buffer.
 
     The outputs of ``feed(chunk)`` calls and the final ``finish()``, joined,
@@ -606,10 +607,17 @@ class IncrementalTranscoder:
     A byte-order-mark source (utf-16, utf-32, utf-8-sig) is read as the
     fixed form its mark names, decided once the first bytes are in; a
     byte-order-mark target is written with its mark before the first output.
+
+    ``feed`` is answered by the C base type (``utfkit._direct.TranscoderBase``)
+    once the marks are settled: the C stream converts the chunk (any
+    bytes-like object) into a new ``bytes`` with no Python frame.  A chunk with
+    an error goes to ``_failed``, which raises; every other call runs
+    ``_feed_slow`` below.  ``_head``, ``_address``, ``_to_form``, ``_mode``,
+    ``_unit``, ``_per_unit``, ``_signed``, ``_signature`` and ``_token`` live in
+    the base.
     """
 
-    __slots__ = ("from_", "to", "errors", "_to_form", "_mode", "_stream", "_address", "_guard",
-                 "_source", "_target", "_head", "_signature", "_signed", "_base", "_unit", "_per_unit")
+    __slots__ = ("from_", "to", "errors", "_stream", "_guard", "_source", "_target", "_base")
 
     def __init__(self, from_: str, to: str, errors: str = "strict") -> None:
         source = lookup(from_, "IncrementalTranscoder", "from_")
@@ -622,6 +630,7 @@ class IncrementalTranscoder:
         self._signature = target.marks[0][0] if target.marks else b""
         self._to_form = self._target.form
         self._guard = Exclusive("IncrementalTranscoder")
+        self._token = self._guard.token  # the base's C calls honour the same guard
         self._start_again()
 
     def _start_again(self) -> None:
@@ -651,24 +660,9 @@ class IncrementalTranscoder:
             return len(self._head)
         return self._base + int(self._stream.offset)
 
-    def feed(self, chunk: "Buffer") -> bytes:
-        """Convert the next chunk; returns the output of what it settles."""
-        if self._head is None and type(chunk) is bytes:
-            # the commonest call, in as few steps as it takes: converted by
-            # _direct into a new bytes (_convert says the same at length)
-            guard = self._guard
-            try:
-                guard.take()
-            except IndexError:
-                guard.refuse()
-            try:
-                room = -(-(len(chunk) + _PENDING_ROOM) // self._unit) * self._per_unit + 3
-                output = stream_transcode_new(self._address, chunk, 0, self._to_form, self._mode, room)
-                if not isinstance(output, bytes):
-                    self._failed(output, chunk)
-                return output if self._signed or not self._signature else self._signed_output(output)
-            finally:
-                guard.give(True)
+    def _feed_slow(self, chunk: "Buffer") -> bytes:
+        """feed(chunk), when the base does not answer it: a mark still to
+        read or to write, or a guard held by another caller."""
         with self._guard:
             if self._head is not None:
                 rest = self._after_mark(chunk, final=False)
