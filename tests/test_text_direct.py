@@ -9,7 +9,8 @@ width), and every error's start, end and reason -- and hand every call they
 do not answer to the Python functions, which call CPython's codec.
 
 Inputs are made long enough to reach the core (decode from 96 bytes of
-UTF-8, encode from 512 bytes of str storage) and short ones are checked too.
+UTF-8; encode from 64, 512 and 128 bytes of str storage of 1, 2 and 4 bytes a
+character) and short ones are checked too.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def test_one_character_at_every_position_of_a_long_text(name, filler):
         assert utfkit.encode(text * 3) == data * 3  # past the encode threshold in every width
 
 
-@pytest.mark.parametrize("length", [0, 1, 31, 95, 96, 97, 200, 511, 512, 4096, 16500, 70000])
+@pytest.mark.parametrize("length", [0, 1, 31, 95, 96, 97, 126, 128, 130, 200, 254, 256, 258, 511, 512, 1022,
+                                    1024, 1026, 4096, 16500, 70000])
 @pytest.mark.parametrize("kind", ["ascii", "latin1", "bmp", "astral"])
 def test_lengths_around_the_thresholds_and_the_stack(length, kind):
     unit = {"ascii": "abc", "latin1": "d\u00e9f", "bmp": "\u0436\u4e2d", "astral": "x\U0001f600"}[kind]
@@ -89,6 +91,18 @@ def test_surrogates_in_a_str_raise_cpythons_encode_error():
                 text = wide * position + lone + wide * (600 - position)
                 assert outcome(lambda: utfkit.encode(text)) == outcome(lambda: text.encode())
 
+
+
+@pytest.mark.parametrize("inserted", ["\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000",
+                                      "\ud800\udc00", "\udbff\udfff"])
+def test_a_surrogate_at_every_position_of_2_byte_storage_goes_to_cpython(inserted):
+    # encode scans 2-byte storage for D800..DFFF (32 units a step, then one at a
+    # time) before the core reads it as UTF-16: a pair must not become one
+    # character, a lone one must raise CPython's error
+    for length in (300, 333):
+        for position in range(length):
+            text = "\u0436" * position + inserted + "\u4e2d" * (length - position - 1)
+            assert outcome(lambda: utfkit.encode(text)) == outcome(lambda: text.encode())
 
 texts = st.text(st.characters(codec=None, exclude_categories=()), max_size=200)
 

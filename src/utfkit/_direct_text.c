@@ -55,14 +55,24 @@ static PyObject *cpython_decoders = NULL, *cpython_encoders = NULL;
 
 /* Inputs shorter than these go to CPython's codec: each of the core's
  * passes costs a few ns to start, and below them CPython was as fast or
- * faster (same-run ratios on Cyrillic and CJK text, README "decode and
- * encode").  In bytes of UTF-8 for decode, of the str's storage for
- * encode.  -D overrides them, for measuring. */
+ * faster (same-run ratios on Cyrillic, CJK, German, Czech and emoji text,
+ * README "decode and encode").  In bytes of UTF-8 for decode, of the str's
+ * storage for encode, by its width: the core reads 1-byte (Latin-1) and
+ * 4-byte storage with its vector blocks from a few dozen characters, but
+ * 2-byte storage one character at a time below a block's length (UTF-16 ->
+ * UTF-8, 16 characters: 48 ns against 19 from UTF-32).  -D overrides them,
+ * for measuring. */
 #ifndef DECODE_CORE_FROM
 #define DECODE_CORE_FROM 96
 #endif
-#ifndef ENCODE_CORE_FROM
-#define ENCODE_CORE_FROM 512
+#ifndef ENCODE_1BYTE_CORE_FROM
+#define ENCODE_1BYTE_CORE_FROM 64
+#endif
+#ifndef ENCODE_2BYTE_CORE_FROM
+#define ENCODE_2BYTE_CORE_FROM 512
+#endif
+#ifndef ENCODE_4BYTE_CORE_FROM
+#define ENCODE_4BYTE_CORE_FROM 128
 #endif
 
 PyObject *
@@ -182,6 +192,38 @@ above_latin1(const uint8_t *src, size_t len)
     for (; i < len; i++)
         if (src[i] >= 0xC4)
             return 1;
+    return 0;
+}
+
+/* 1 if the 2-byte storage units[0..n) (PEP 393, this machine's byte order)
+ * holds a surrogate code point, D800..DFFF (Unicode 3.9 D71).  SSE2 is part
+ * of x86-64; elsewhere one unit at a time. */
+static int
+holds_surrogate(const uint8_t *units, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* u - D800 below 800 (unsigned) <=> u in D800..DFFF: as signed 16-bit
+     * values, (u - D800) ^ 8000 below 8800 - 10000 = -7800 */
+    const __m128i base = _mm_set1_epi16((short)0xD800), flip = _mm_set1_epi16((short)0x8000),
+                  limit = _mm_set1_epi16((short)(0x8000 + 0x0800));
+    for (; i + 32 <= n; i += 32) {
+        __m128i any = _mm_setzero_si128();
+        for (size_t k = 0; k < 32; k += 8) {
+            __m128i unit = _mm_loadu_si128((const __m128i *)(units + 2 * (i + k)));
+            __m128i shifted = _mm_xor_si128(_mm_sub_epi16(unit, base), flip);
+            any = _mm_or_si128(any, _mm_cmplt_epi16(shifted, limit));
+        }
+        if (_mm_movemask_epi8(any) != 0)
+            return 1;
+    }
+#endif
+    for (; i < n; i++) {
+        uint16_t unit;
+        memcpy(&unit, units + 2 * i, 2);
+        if ((unit & 0xF800) == 0xD800)
+            return 1;
+    }
     return 0;
 }
 
@@ -319,21 +361,20 @@ direct_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
     int kind = PyUnicode_KIND(text);
     if (PyUnicode_IS_ASCII(text)) /* ASCII is its own UTF-8, stored as 1 byte a character */
         return PyBytes_FromStringAndSize(PyUnicode_DATA(text), n);
-    if (n * kind < ENCODE_CORE_FROM)
+    Py_ssize_t core_from = kind == PyUnicode_1BYTE_KIND   ? ENCODE_1BYTE_CORE_FROM
+                           : kind == PyUnicode_2BYTE_KIND ? ENCODE_2BYTE_CORE_FROM
+                                                          : ENCODE_4BYTE_CORE_FROM;
+    if (n * kind < core_from)
         return PyUnicode_AsUTF8String(text);
     const uint8_t *src = PyUnicode_DATA(text);
     Py_ssize_t len = n * kind;
     int from = kind == PyUnicode_1BYTE_KIND ? UTFKIT_LATIN1 : kind == PyUnicode_2BYTE_KIND ? NATIVE_UTF16 : NATIVE_UTF32;
-    if (kind == PyUnicode_2BYTE_KIND) {
-        /* A str may hold surrogates, which strict UTF-8 refuses; read as
-         * UTF-16, a lone one fails the conversion below, but a lead followed
-         * by a trail would make one supplementary character.  With none,
-         * the str's units are its characters. */
-        size_t utf32_bytes;
-        CORE_CALL(len, utf32_bytes = direct_core.well_formed_length(src, (size_t)len, NATIVE_UTF16, NATIVE_UTF32));
-        if ((Py_ssize_t)(utf32_bytes / 4) != n)
-            return PyUnicode_AsUTF8String(text); /* CPython raises its UnicodeEncodeError */
-    }
+    /* A str may hold surrogates, which strict UTF-8 refuses; read as UTF-16,
+     * a lone one fails the conversion below, but a lead followed by a trail
+     * would make one supplementary character.  With none, the str's units
+     * are its characters. */
+    if (kind == PyUnicode_2BYTE_KIND && holds_surrogate(src, (size_t)n))
+        return PyUnicode_AsUTF8String(text); /* CPython raises its UnicodeEncodeError */
     Py_ssize_t capacity = n * (kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4);
     PyObject *output = direct_new_bytes_of(src, len, STRICT_HOW(from, UTFKIT_UTF8), NULL, 0, capacity);
     if (output != Py_None)
