@@ -67,7 +67,8 @@ static PyMethodDef direct_methods[] = {
     {"set_cpython_codecs", (PyCFunction)(void (*)(void))direct_set_cpython_codecs, METH_FASTCALL,
      "set_cpython_codecs(decoders_by_spelling, names_by_spelling)"},
     {"set_text_entries", (PyCFunction)(void (*)(void))direct_set_text_entries, METH_FASTCALL,
-     "set_text_entries(well_formed_length_address, decode, encode)"},
+     "set_text_entries(ascii_length_address, utf8_validate_lengths_address, incomplete_suffix_length_address, "
+     "decode, encode)"},
     {"decode", (PyCFunction)(void (*)(void))direct_decode, METH_FASTCALL | METH_KEYWORDS,
      "decode($module, /, data, encoding='utf-8', errors='strict')\n--\n\n"
      "Identical to ``bytes(data).decode(encoding, errors)``, without the copy.\n\n"

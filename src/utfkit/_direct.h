@@ -89,13 +89,10 @@ _Static_assert(_Generic(&utfkit_validate, form_validate_fn: 1, default: 0),
 _Static_assert(_Generic(&utfkit_count, form_count_fn: 1, default: 0),
                "form_count_fn must match utfkit_count in utfkit.h");
 
-typedef size_t (*well_formed_length_fn)(const uint8_t *src, size_t len, int from, int to);
 typedef size_t (*ascii_length_fn)(const uint8_t *src, size_t len);
 typedef int (*validate_lengths_fn)(const uint8_t *src, size_t len, size_t *code_points, size_t *utf16_units);
 typedef size_t (*incomplete_suffix_length_fn)(const uint8_t *src, size_t len, int form);
 
-_Static_assert(_Generic(&utfkit_well_formed_length, well_formed_length_fn: 1, default: 0),
-               "well_formed_length_fn must match utfkit_well_formed_length in utfkit.h");
 _Static_assert(_Generic(&utfkit_ascii_length, ascii_length_fn: 1, default: 0),
                "ascii_length_fn must match utfkit_ascii_length in utfkit.h");
 _Static_assert(_Generic(&utfkit_utf8_validate_lengths, validate_lengths_fn: 1, default: 0),
@@ -122,7 +119,6 @@ typedef struct direct_entries {
     utf8_count_fn utf8_count;                             /* set_utf8_entries */
     form_validate_fn form_validate;                       /* set_form_entries */
     form_count_fn form_count;                             /* set_form_entries */
-    well_formed_length_fn well_formed_length;             /* set_text_entries */
     ascii_length_fn ascii_length;                         /* set_text_entries */
     validate_lengths_fn validate_lengths;                 /* set_text_entries */
     incomplete_suffix_length_fn incomplete_suffix_length; /* set_text_entries */

@@ -79,12 +79,12 @@ PyObject *
 direct_set_text_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "set_text_entries() takes 6 arguments (%zd given)", nargs);
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "set_text_entries() takes 5 arguments (%zd given)", nargs);
         return NULL;
     }
-    void *addresses[4];
-    for (size_t i = 0; i < 4; i++) {
+    void *addresses[3];
+    for (size_t i = 0; i < 3; i++) {
         addresses[i] = PyLong_AsVoidPtr(args[i]);
         if (addresses[i] == NULL) {
             if (!PyErr_Occurred())
@@ -92,20 +92,18 @@ direct_set_text_entries(PyObject *module, PyObject *const *args, Py_ssize_t narg
             return NULL;
         }
     }
-    if (!PyCallable_Check(args[4]) || !PyCallable_Check(args[5])) {
-        PyErr_SetString(PyExc_TypeError, "set_text_entries(well_formed_length_address, ascii_length_address, "
-                                         "utf8_validate_lengths_address, incomplete_suffix_length_address, "
-                                         "decode, encode)");
+    if (!PyCallable_Check(args[3]) || !PyCallable_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "set_text_entries(ascii_length_address, utf8_validate_lengths_address, "
+                                         "incomplete_suffix_length_address, decode, encode)");
         return NULL;
     }
-    direct_core.well_formed_length = (well_formed_length_fn)addresses[0];
-    direct_core.ascii_length = (ascii_length_fn)addresses[1];
-    direct_core.validate_lengths = (validate_lengths_fn)addresses[2];
-    direct_core.incomplete_suffix_length = (incomplete_suffix_length_fn)addresses[3];
+    direct_core.ascii_length = (ascii_length_fn)addresses[0];
+    direct_core.validate_lengths = (validate_lengths_fn)addresses[1];
+    direct_core.incomplete_suffix_length = (incomplete_suffix_length_fn)addresses[2];
     PyObject **slots[] = {&decode_fallback, &encode_fallback};
     for (size_t i = 0; i < 2; i++) {
-        Py_INCREF(args[4 + i]);
-        Py_XSETREF(*slots[i], args[4 + i]);
+        Py_INCREF(args[3 + i]);
+        Py_XSETREF(*slots[i], args[3 + i]);
     }
     Py_RETURN_NONE;
 }
@@ -354,7 +352,7 @@ direct_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
     if (PyVectorcall_NARGS(nargs) >= 1 && PyUnicode_CheckExact(args[0]) && cpython_codec_call(args, nargs, kwnames)
         && !direct_names_utf8(args[1]) && (encoder = spelt_in(cpython_encoders, args[1])) != NULL)
         return cpython_codec(encoder, args, nargs, NULL); /* as str.encode calls it */
-    if (direct_core.well_formed_length == NULL || !utf8_strict_arguments(args, nargs, kwnames) || !PyUnicode_CheckExact(args[0]))
+    if (direct_core.transcode_packed == NULL || !utf8_strict_arguments(args, nargs, kwnames) || !PyUnicode_CheckExact(args[0]))
         return direct_fallback(encode_fallback, args, nargs, kwnames);
     PyObject *text = args[0];
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);

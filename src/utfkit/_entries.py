@@ -57,8 +57,7 @@ set_utf8_entries(core_address("utfkit_utf8_validate"), core_address("utfkit_utf8
                  _validate_any, _check_any, _count_any, _sanitize_any)
 set_form_entries(core_address("utfkit_validate"), core_address("utfkit_count"), FIXED_FORMS)
 set_transcode_entry(DIRECT_PLANS, "strict", _transcode_any, ONE_PASS_ROOM)
-set_text_entries(core_address("utfkit_well_formed_length"), core_address("utfkit_ascii_length"),
-                 core_address("utfkit_utf8_validate_lengths"), core_address("utfkit_incomplete_suffix_length"),
-                 _decode_any, _encode_any)
+set_text_entries(core_address("utfkit_ascii_length"), core_address("utfkit_utf8_validate_lengths"),
+                 core_address("utfkit_incomplete_suffix_length"), _decode_any, _encode_any)
 set_cpython_codecs(CPYTHON_DECODERS_BY_SPELLING, CPYTHON_ENCODERS_BY_SPELLING)
 set_length_entries(core_address("utfkit_transcoded_length"), _valid_up_to_any, _transcoded_length_any)
