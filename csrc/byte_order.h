@@ -12,8 +12,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define UTFKIT_ALWAYS_INLINE inline __attribute__((always_inline))
+#define UTFKIT_NOINLINE __attribute__((noinline))
 #else
 #define UTFKIT_ALWAYS_INLINE inline
+#define UTFKIT_NOINLINE
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -222,6 +222,9 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf8_read_in_blocks(const uint8_t *src
     text_reader reader = text_reader_over(src, len, errors, 0);
     reader.blocks = blocks;
     reader.block_byte_orders = to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE;
+    /* a run shorter than a block too (transcode_blocks_tail): a padding
+     * byte is U+0000, one UTF-16 or UTF-32 code unit */
+    reader.tail_pad_out = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4;
     sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {

@@ -63,7 +63,7 @@ static PyObject *cpython_decoders = NULL, *cpython_encoders = NULL;
  * UTF-8, 16 characters: 48 ns against 19 from UTF-32).  -D overrides them,
  * for measuring. */
 #ifndef DECODE_CORE_FROM
-#define DECODE_CORE_FROM 96
+#define DECODE_CORE_FROM 48
 #endif
 #ifndef ENCODE_1BYTE_CORE_FROM
 #define ENCODE_1BYTE_CORE_FROM 64
