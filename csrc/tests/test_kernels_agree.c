@@ -719,7 +719,7 @@ static void output_at_every_line_offset(const char *const *kernels, size_t kerne
  * test alone for 16 blocks, then the filter again); well-formed pairs now
  * and then (pairs across every block edge) -- each with a lone lead, a
  * lone trail, a trail and a lead swapped, or a lone lead and a lone trail
- * a block later, at every unit position in
+ * a block later, or a well-formed pair, at every unit position in
  * turn (--quick: the first 700 units and the last 1000, which take in the
  * head, the first blocks, the filter's return and the units after the last
  * block), at offsets from a 64-byte boundary (odd ones too); in both byte
@@ -772,7 +772,11 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
                    /* a lone lead, and a lone trail a block of avx2 / avx512
                     * later: no lead may be carried over a block without
                     * surrogates */
-                   {0xDBFF, 0xDC00, 129}, {0xDBFF, 0xDC00, 257}};
+                   {0xDBFF, 0xDC00, 129}, {0xDBFF, 0xDC00, 257},
+                   /* a well-formed pair: across every edge, the end of
+                    * the head that aligns the loads or the copy's stores
+                    * too (a lead there is carried into the first block) */
+                   {0xD800, 0xDC00, 1}};
     static const size_t offsets[] = {0, 34, 1};
     uint16_t text[UNITS];
     uint8_t *block = NULL, *dst = NULL;
