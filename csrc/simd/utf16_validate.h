@@ -49,6 +49,18 @@
 #ifndef UTF16_VALIDATE_EXACT_BLOCKS
 #define UTF16_VALIDATE_EXACT_BLOCKS 16
 #endif
+/* 1: the copy loads a whole block before it stores any of it; 0: each
+ * vector is stored as soon as it is loaded.  A load whose address equals
+ * an older store's in its low 12 bits is re-issued after it ("4K
+ * aliasing" in the Intel 64 and IA-32 Architectures Optimization
+ * Reference Manual): with the output less than a vector ahead of
+ * the input in a page (dst - src modulo 4096), a vector stored as soon as
+ * it is loaded aliases the next vector's load, and a block loaded first
+ * takes that away but for one load per block.  The including file
+ * chooses, by measurement. */
+#ifndef UTF16_COPY_LOADS_FIRST
+#define UTF16_COPY_LOADS_FIRST 0
+#endif
 
 /* The pair check of one vector of units (D91): misplaced gets a bit for each
  * trail that does not follow a lead and each lead not followed by a trail
@@ -86,11 +98,41 @@ UTF_LENGTHS_NAME(utf16_load_block)(const uint8_t *src, uint8_t *dst, int copy, i
 {
     for (int k = 0; k < UTF16_VALIDATE_STEP; k++) {
         unit[k] = vec_load(src + k * VEC_BYTES);
-        if (copy)
+        if (copy && !UTF16_COPY_LOADS_FIRST)
             vec_store(dst + k * VEC_BYTES, unit[k]);
-        if (big_endian)
-            unit[k] = vec_swap16(unit[k]);
     }
+    for (int k = 0; copy && UTF16_COPY_LOADS_FIRST && k < UTF16_VALIDATE_STEP; k++)
+        vec_store(dst + k * VEC_BYTES, unit[k]);
+    for (int k = 0; big_endian && k < UTF16_VALIDATE_STEP; k++)
+        unit[k] = vec_swap16(unit[k]);
+}
+
+/* Not a carry of utf16_head_pairs: a surrogate out of place in the head. */
+#define UTF16_HEAD_MISPLACED (~(uint64_t)0)
+
+/* The head of utf16_validate_into when it holds surrogates (text of
+ * emoji, say): their pairs (D91) checked in the head's `head` bytes (its
+ * lanes past them hold 0000, no trail, so that a lead in the head's last
+ * unit shows as misplaced in the lane after it).  When they are in place,
+ * the head is taken alone, and the carry into the first block is returned:
+ * 0, or a lead in the head's last unit, whose trail (the unit after the
+ * head) is then in the first block, which so takes the exact test.  For a
+ * surrogate out of place, UTF16_HEAD_MISPLACED: the text then runs
+ * unaligned, and the blocks find it.  Out of line, and returning its
+ * answer: the filter's loop after it keeps the code it had without it. */
+static __attribute__((noinline, cold)) uint64_t
+UTF_LENGTHS_NAME(utf16_head_pairs)(vec_t unit, const uint8_t *src, size_t head, int big_endian)
+{
+    uint64_t carry = 0;
+    uint64_t misplaced = UTF_LENGTHS_NAME(utf16_misplaced_surrogates)(unit, &carry);
+    unsigned head_bits = (unsigned)(head / 2) * VEC_MASK16_BITS;
+    uint64_t lead_at_end = misplaced >> head_bits & (((uint64_t)1 << VEC_MASK16_BITS) - 1);
+    unsigned next = big_endian ? (unsigned)src[head] << 8 | src[head + 1]
+                               : (unsigned)src[head + 1] << 8 | src[head];
+    if ((misplaced & (((uint64_t)1 << head_bits) - 1)) != 0 ||
+        (lead_at_end != 0 && (next & 0xFC00) != 0xDC00))
+        return UTF16_HEAD_MISPLACED;
+    return lead_at_end;
 }
 
 /* 1 if src[0..len) is well-formed UTF-16 in the given byte order; with
@@ -106,18 +148,30 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
     const vec_t below_surrogates = vec_splat16(0xD7FF), below_flipped = vec_splat16(0xF7FF);
     uint64_t carry = 0, misplaced = 0;
     size_t i = 0;
-    /* A load that straddles two cache lines costs two, and this loop is
-     * bound by its loads: a head up to src's next VEC_BYTES boundary is
-     * checked alone when it holds no surrogate at all (so that no pair
-     * crosses its end), and the loads after it are aligned.  Text with a
-     * surrogate there, or at an odd address, runs unaligned. */
+    /* A load that straddles two cache lines costs two, a store more: a
+     * head up to the next VEC_BYTES boundary of dst (the copy) or src
+     * (validation alone) is checked alone, and the stores (loads) after it
+     * are aligned.  When dst and src lie the same distance past a boundary
+     * both are; when they do not, the copy aligns its stores, which
+     * measured faster on every kernel than aligning its loads (sse4, avx2,
+     * avx512; text of emoji, Chinese, Latin; each of src and dst 0, 2, 16,
+     * 32 and 48 bytes past a 64-byte boundary).  A head must be whole
+     * units: with dst at an odd address, the copy aligns its loads when
+     * src is at an even one; with both odd, or a misplaced surrogate in
+     * the head, the text runs unaligned. */
     size_t head = (VEC_BYTES - (uintptr_t)(copy ? dst : src) % VEC_BYTES) % VEC_BYTES;
+    if (head % 2 != 0)
+        head = (VEC_BYTES - (uintptr_t)src % VEC_BYTES) % VEC_BYTES;
     if (head % 2 == 0 && head != 0 && len >= UTF16_VALIDATE_STEP * VEC_BYTES + head) {
         vec_t unit = vec_load_partial(src, head);
         if (big_endian)
             unit = vec_swap16(unit);
         /* (the lanes past head load as 0000, which flips to 2000) */
-        if (!vec_any_above_u16(vec_xor(unit, surrogates_to_top), below_flipped)) {
+        uint64_t head_carry = 0;
+        if (vec_any_above_u16(vec_xor(unit, surrogates_to_top), below_flipped))
+            head_carry = UTF_LENGTHS_NAME(utf16_head_pairs)(unit, src, head, big_endian);
+        if (head_carry != UTF16_HEAD_MISPLACED) {
+            carry = head_carry;
             if (copy)
                 memcpy(dst, src, head);
             i = head;
@@ -128,7 +182,8 @@ UTF_LENGTHS_NAME(utf16_validate_into)(const uint8_t *src, size_t len, int big_en
         vec_t unit[UTF16_VALIDATE_STEP], highest[UTF16_VALIDATE_STEP / 2];
         UTF_LENGTHS_NAME(utf16_load_block)(src + i, copy ? dst + i : dst, copy, big_endian, unit);
         i += block;
-        /* (no lead is carried into a block the filter passes: below) */
+        /* (no lead is carried into a block the filter passes: below;
+         * nor from the head, whose carried lead's trail is in this block) */
         UTF_LENGTHS_NAME(utf16_block_maxima)(unit, no_flip, highest, 4);
         if (!vec_any_above_u16_x4(highest, below_surrogates))
             continue;

@@ -233,6 +233,9 @@ static inline int vec_any_above_u16_x4(const vec_t *v, vec_t limit)
     at_most = _mm512_mask_cmple_epu16_mask(at_most, v[3], limit);
     return at_most != (__mmask32)0xFFFFFFFF;
 }
+/* (measured: Chinese text, output 16 bytes past a line and 16 ahead of the
+ * input in its page, 45 -> 51 GB/s; avx2 and sse4 measured slower so) */
+#define UTF16_COPY_LOADS_FIRST 1
 #include "utf16_validate.h"
 
 /* ---- UTF-8 validation, counts fused in (this kernel's own loop) ----

@@ -719,11 +719,11 @@ static void output_at_every_line_offset(const char *const *kernels, size_t kerne
  * test alone for 16 blocks, then the filter again); well-formed pairs now
  * and then (pairs across every block edge) -- each with a lone lead, a
  * lone trail, a trail and a lead swapped, or a lone lead and a lone trail
- * a block later, at every unit position in
+ * a block later, or a well-formed pair, at every unit position in
  * turn (--quick: the first 700 units and the last 1000, which take in the
  * head, the first blocks, the filter's return and the units after the last
- * block), at offsets from a 64-byte boundary (odd ones too); in both byte
- * orders.  Every kernel against scalar: utfkit_validate, transcode to the
+ * block), with input and output at offsets from a 64-byte boundary that
+ * take each of the copy's alignments (odd ones too); in both byte orders.  Every kernel against scalar: utfkit_validate, transcode to the
  * same form strict (status, position, length) and with replacement (the
  * copy fused with the validation: length and bytes). */
 static void put_unit(uint8_t *out, uint16_t unit, int big_endian)
@@ -772,8 +772,19 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
                    /* a lone lead, and a lone trail a block of avx2 / avx512
                     * later: no lead may be carried over a block without
                     * surrogates */
-                   {0xDBFF, 0xDC00, 129}, {0xDBFF, 0xDC00, 257}};
-    static const size_t offsets[] = {0, 34, 1};
+                   {0xDBFF, 0xDC00, 129}, {0xDBFF, 0xDC00, 257},
+                   /* a well-formed pair: across every edge, the end of
+                    * the head that aligns the loads or the copy's stores
+                    * too (a lead there is carried into the first block) */
+                   {0xD800, 0xDC00, 1}};
+    /* src and dst offsets from a 64-byte boundary: the copy's head aligns
+     * its stores (dst 16 and 50 ahead of src; 2, behind it; src odd),
+     * both at once (src and dst at the same offset), its loads (dst odd,
+     * src even) or neither (both odd); validation alone aligns its loads
+     * (src even) or none (src odd) */
+    static const struct {
+        size_t src, dst;
+    } offsets[] = {{0, 16}, {34, 50}, {34, 2}, {34, 34}, {1, 16}, {34, 17}, {1, 17}};
     uint16_t text[UNITS];
     uint8_t *block = NULL, *dst = NULL;
     size_t cap = 2 * UNITS + 64;
@@ -792,7 +803,7 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
                 text[++u] = (uint16_t)(0xDC00 + below(0x400));
             }
         for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
-            uint8_t *src = block + offsets[o];
+            uint8_t *src = block + offsets[o].src;
             for (int big_endian = 0; big_endian < 2; big_endian++) {
                 int form = big_endian ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
                 for (size_t at = 0; at < UNITS; at++) {
@@ -810,9 +821,7 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
                         if (damages[d].later != 0 && at + damages[d].distance < UNITS)
                             put_unit(src + 2 * (at + damages[d].distance), damages[d].later, big_endian);
                         inputs++;
-                        /* the copy's stores align to dst: a head of its own */
-                        utf16_agree(src, 2 * UNITS, form, dst + (offsets[o] + 16) % 64, cap, kernels,
-                                    kernel_count);
+                        utf16_agree(src, 2 * UNITS, form, dst + offsets[o].dst, cap, kernels, kernel_count);
                     }
                 }
             }
@@ -942,8 +951,86 @@ static int same_result(utfkit_result a, utfkit_result b)
            a.written == b.written;
 }
 
+/* The UTF-16 same-form copy with replacement (validation fused with the
+ * copy) takes a head up to a vector boundary of its output, or of its
+ * input, as their offsets allow, and then whole blocks of up to 512 bytes:
+ * input and output in blocks of exactly their length, each at every offset
+ * from a 64-byte boundary (--quick: every third input offset), lengths that
+ * just reach a block of each kernel after the longest head, and longer;
+ * text of surrogate pairs (one across every head's end, as the text starts
+ * with a pair or a lone BMP unit), then with a lone lead and a lone trail
+ * on either side of the longest head's end.  Every kernel's output against
+ * scalar's, and nothing written past it (ASan: nothing read or written
+ * outside either block). */
+static void bounds_utf16_copy_at_every_offset(const char *const *kernels, size_t kernel_count, int quick)
+{
+    enum { LONGEST = 1090 };
+    static const size_t lengths[] = {128 + 62, 256 + 64, 512 + 62, 512 + 64, LONGEST};
+    uint8_t expected[LONGEST], text[LONGEST];
+    unsigned long long calls = 0;
+    for (size_t src_offset = 0; src_offset < 64; src_offset += quick ? 3 : 1)
+        for (size_t dst_offset = 0; dst_offset < 64; dst_offset++)
+            for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+                size_t len = lengths[l];
+                uint8_t *src_block = NULL, *dst_block = NULL;
+                if (posix_memalign((void **)&src_block, 64, src_offset + len) != 0)
+                    return;
+                if (posix_memalign((void **)&dst_block, 64, dst_offset + len + BOUNDS_GUARD) != 0) {
+                    free(src_block);
+                    return;
+                }
+                uint8_t *src = src_block + src_offset, *dst = dst_block + dst_offset;
+                /* the unit at the end of the longest head (the avx512 kernel's) */
+                size_t head_end = (64 - (uintptr_t)dst % 64) % 64 / 2;
+                for (int kind = 0; kind < 4; kind++) {
+                    size_t u = 0;
+                    if (kind == 1)
+                        put_unit(text + 2 * u++, 0x4E00, 0);
+                    while (2 * u + 4 <= len) {
+                        put_unit(text + 2 * u, (uint16_t)(0xD800 + u * 37 % 0x400), 0);
+                        put_unit(text + 2 * u + 2, (uint16_t)(0xDC00 + u * 91 % 0x400), 0);
+                        u += 2;
+                    }
+                    if (2 * u < len)
+                        put_unit(text + 2 * u++, 0x20, 0);
+                    if (kind >= 2 && head_end > 0)
+                        put_unit(text + 2 * (head_end - (kind == 2)), kind == 2 ? 0xD800 : 0xDC00, 0);
+                    memcpy(src, text, len);
+                    utfkit_set_backend("scalar");
+                    utfkit_result want =
+                        utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF16LE, UTFKIT_REPLACE, expected, len);
+                    for (size_t k = 1; k < kernel_count; k++) {
+                        utfkit_set_backend(kernels[k]);
+                        for (size_t b = 0; b < len + BOUNDS_GUARD; b++)
+                            dst[b] = (uint8_t)(GUARD ^ b);
+                        utfkit_result got =
+                            utfkit_transcode(src, len, UTFKIT_UTF16LE, UTFKIT_UTF16LE, UTFKIT_REPLACE, dst, len);
+                        calls++;
+                        char what[160];
+                        snprintf(what, sizeof what,
+                                 "bounds: UTF-16LE copy with replacement, input +%zu, output +%zu, len %zu: %s",
+                                 src_offset, dst_offset, len, "written, or bytes differ (0), or written past (1)");
+                        size_t b = len;
+                        while (b < len + BOUNDS_GUARD && dst[b] == (uint8_t)(GUARD ^ b))
+                            b++;
+                        if (!same_result(got, want))
+                            report(src, len, kernels[k], what, (long long)want.written, (long long)got.written);
+                        else if (memcmp(dst, expected, want.written) != 0)
+                            report(src, len, kernels[k], what, 1, 0);
+                        else if (b < len + BOUNDS_GUARD)
+                            report(src, len, kernels[k], what, 0, 1);
+                    }
+                }
+                free(src_block);
+                free(dst_block);
+            }
+    printf("%llu UTF-16 copies with replacement at every pair of input and output offsets under %zu kernels\n",
+           calls, kernel_count);
+}
+
 static void bounds_at_every_length(const char *const *kernels, size_t kernel_count, int quick)
 {
+    bounds_utf16_copy_at_every_offset(kernels, kernel_count, quick);
     enum { TEXT_ROOM = 6 * 400 + 64, OUT_ROOM = 6 * BOUNDS_LONGEST + BOUNDS_GUARD };
     static uint8_t texts[BOUNDS_FORMS][BOUNDS_TEXTS][TEXT_ROOM];
     static uint8_t expected[OUT_ROOM], buffer[OUT_ROOM], want_at_cap[OUT_ROOM];
