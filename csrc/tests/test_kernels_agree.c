@@ -889,6 +889,49 @@ static void utf32_units_at_every_position(const char *const *kernels, size_t ker
            inputs, kernel_count);
 }
 
+/* ---- UTF-8 lengths of UTF-16 from every offset of a line ----
+ *
+ * The vector kernels count the UTF-8 length of UTF-16 (utf_lengths.h) a
+ * vector at a time after a head of units taken one at a time up to the
+ * input's first vector boundary (none when the input is odd).  Text of
+ * ASCII, units below 0800, the rest of the BMP and surrogates, from every
+ * offset 0..64 of a 64-byte boundary (odd ones too), every length 0..300
+ * bytes (odd ones too: the last byte is no unit), both byte orders: every
+ * kernel's utfkit_well_formed_length to UTF-8 against scalar's. */
+static void utf16_lengths_at_every_offset(const char *const *kernels, size_t kernel_count)
+{
+    enum { BYTES = 300, OFFSETS = 65 };
+    uint8_t *line = NULL;
+    if (posix_memalign((void **)&line, 64, OFFSETS + BYTES) != 0)
+        return;
+    for (size_t b = 0; b + 1 < OFFSETS + BYTES; b += 2) {
+        uint32_t kind = (uint32_t)below(4);
+        uint32_t unit = kind == 0 ? (uint32_t)below(0x80) : kind == 1 ? 0x80 + (uint32_t)below(0x780)
+                      : kind == 2 ? 0x800 + (uint32_t)below(0xF800) : 0xD800 + (uint32_t)below(0x800);
+        line[b] = (uint8_t)unit;
+        line[b + 1] = (uint8_t)(unit >> 8);
+    }
+    unsigned long long inputs = 0;
+    for (size_t offset = 0; offset < OFFSETS; offset++)
+        for (size_t len = 0; len <= BYTES; len++)
+            for (int big_endian = 0; big_endian < 2; big_endian++) {
+                int form = big_endian ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
+                utfkit_set_backend("scalar");
+                size_t want = utfkit_well_formed_length(line + offset, len, form, UTFKIT_UTF8);
+                inputs++;
+                for (size_t k = 1; k < kernel_count; k++) {
+                    utfkit_set_backend(kernels[k]);
+                    size_t got = utfkit_well_formed_length(line + offset, len, form, UTFKIT_UTF8);
+                    if (got != want)
+                        report(line + offset, len, kernels[k], "UTF-16 -> UTF-8 length (every offset)",
+                               (long long)want, (long long)got);
+                }
+            }
+    free(line);
+    printf("%llu UTF-16 -> UTF-8 lengths from every offset of a line under %zu kernels\n", inputs,
+           kernel_count);
+}
+
 /* ---- every input length into exactly the documented room ----
  *
  * utfkit.h: a conversion never writes dst[cap] or beyond, whatever cap is,
@@ -1303,6 +1346,7 @@ int main(int argc, char **argv)
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
     utf32_units_at_every_position(available, kernels);
+    utf16_lengths_at_every_offset(available, kernels);
     bounds_at_every_length(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
