@@ -1062,6 +1062,34 @@ static inline uint8_t *put_utf16_pairs(uint8_t *out, __m256i units, unsigned tak
     return out;
 }
 
+/* Sixteen UTF-32 units from p as two vectors whose 128-bit halves hold the
+ * 16-byte quarters 0 and 2, and 1 and 3: PACKUSDW, which packs within
+ * halves, then leaves the sixteen units in order with no permute across
+ * halves (whose shuffle port the packs already use), and a 16-byte load
+ * into a vector's upper half is no shuffle. */
+static inline __m256i utf32_quarters(const uint8_t *p, int big_endian)
+{
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                        _mm_loadu_si128((const __m128i *)(p + 32)), 1);
+    return big_endian ? swap_32(v) : v;
+}
+
+/* Which 16-bit lanes of a packed vector are surrogates (D800..DFFF) or
+ * come from a UTF-32 unit above FFFF: the bits of the odd bytes of the
+ * returned mask (0xAAAAAAAA) are set for them.  A unit above FFFF has a
+ * nonzero high half, which an unsigned saturating add of 7FFF takes to
+ * 8000 or above (its sign bit); `wide` is the OR of the UTF-32 units. */
+static inline __m256i not_narrowed(__m256i wide, __m256i narrow)
+{
+    __m256i high = _mm256_adds_epu16(_mm256_and_si256(wide, _mm256_set1_epi32((int)0xFFFF0000)),
+                                     _mm256_set1_epi32(0x7FFF0000));
+    __m256i surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(narrow, _mm256_set1_epi16((short)0xF800)),
+                                           _mm256_set1_epi16((short)0xD800));
+    return _mm256_or_si256(high, surrogate);
+}
+
+#define NARROWED_SIGNS 0xAAAAAAAAu /* the high byte of every 16-bit lane */
+
 static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_orders, uint8_t *dst,
                                      size_t *written)
 {
@@ -1094,19 +1122,31 @@ static inline size_t utf32_to_utf16(const uint8_t *src, size_t len, int byte_ord
         /* Sixteen units of the BMP that are not surrogates at a time, one
          * unit each way: narrowed with saturation (PACKUSDW), which leaves
          * the units below 10000 as they are. */
-        const __m256i above_FFFF = _mm256_set1_epi32((int)0xFFFF0000);
-        const __m256i high_5 = _mm256_set1_epi16((short)0xF800), surrogate = _mm256_set1_epi16((short)0xD800);
-        while (narrow_next && len - i >= 64) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(src + i));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(src + i + 32));
-            if (byte_orders & 1) {
-                a = swap_32(a);
-                b = swap_32(b);
+        while (narrow_next && len - i >= 128) { /* 32 units, one test */
+            __m256i a = utf32_quarters(src + i, byte_orders & 1);
+            __m256i b = utf32_quarters(src + i + 16, byte_orders & 1);
+            __m256i c = utf32_quarters(src + i + 64, byte_orders & 1);
+            __m256i d = utf32_quarters(src + i + 80, byte_orders & 1);
+            __m256i first = _mm256_packus_epi32(a, b), second = _mm256_packus_epi32(c, d);
+            __m256i wide = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            /* one test for both: where a lane failed does not matter */
+            __m256i bad = _mm256_or_si256(not_narrowed(wide, first), not_narrowed(wide, second));
+            if ((unsigned)_mm256_movemask_epi8(bad) & NARROWED_SIGNS)
+                break;
+            if (byte_orders & 2) {
+                first = swap_16(first);
+                second = swap_16(second);
             }
-            __m256i narrow = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            __m256i is_surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(narrow, high_5), surrogate);
-            if (!_mm256_testz_si256(_mm256_or_si256(a, b), above_FFFF) ||
-                !_mm256_testz_si256(is_surrogate, is_surrogate))
+            _mm256_storeu_si256((__m256i *)out, first);
+            _mm256_storeu_si256((__m256i *)(out + 32), second);
+            out += 64;
+            i += 128;
+        }
+        while (narrow_next && len - i >= 64) {
+            __m256i a = utf32_quarters(src + i, byte_orders & 1);
+            __m256i b = utf32_quarters(src + i + 16, byte_orders & 1);
+            __m256i narrow = _mm256_packus_epi32(a, b);
+            if ((unsigned)_mm256_movemask_epi8(not_narrowed(_mm256_or_si256(a, b), narrow)) & NARROWED_SIGNS)
                 break;
             if (byte_orders & 2)
                 narrow = swap_16(narrow);

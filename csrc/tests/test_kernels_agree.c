@@ -833,6 +833,114 @@ static void utf16_surrogates_at_every_position(const char *const *kernels, size_
            kernel_count);
 }
 
+/* ---- UTF-32 units that do not narrow at every position of the blocks ----
+ *
+ * The vector kernels narrow UTF-32 of the BMP to UTF-16 several vectors at
+ * a time (avx2: 32 units, then 16, under one test for all of them), then
+ * eight units at a time, and pairs in steps of their own.  A text of BMP
+ * units (Cyrillic, CJK, and E000..FFFF) with one unit at every position of
+ * the first 200 (every step of the first blocks, and the tail) that is
+ * not a scalar value (D90: surrogates D800..DFFF, 110000 and above, units
+ * whose low half is a BMP unit but whose high half is not zero), or that is
+ * supplementary (a pair: Table 3-5), or at the edges of the BMP's ranges;
+ * both byte orders, strict and with replacement, the output at a 32-byte
+ * boundary, 2 bytes past one (the avx2 kernel's head) and at an odd address:
+ * status, position, length and bytes of every kernel against scalar's. */
+static void utf32_units_at_every_position(const char *const *kernels, size_t kernel_count)
+{
+    enum { UNITS = 230, POSITIONS = 200 };
+    static const uint32_t units[] = {0xD800,     0xDBFF,     0xDC00,     0xDFFF,     0x110000,
+                                     0x10D800,   0x1DFFF,    0x80000041, 0xFFFF0430, 0x7FFF0000,
+                                     0x10000,    0x10FFFF,   0xD7FF,     0xE000,     0xFFFF};
+    static const size_t offsets[] = {0, 2, 1};
+    uint32_t text[UNITS];
+    uint8_t *src = malloc(4 * UNITS), *dst = NULL, *expected = malloc(4 * UNITS);
+    size_t cap = 4 * UNITS;
+    if (src == NULL || expected == NULL || posix_memalign((void **)&dst, 64, cap + 64) != 0)
+        return;
+    for (size_t u = 0; u < UNITS; u++)
+        text[u] = u % 5 == 4 ? 0xE000 + (uint32_t)below(0x2000)
+                : u % 2 ? 0x4E00 + (uint32_t)below(0x5000) : 0x410 + (uint32_t)below(0x40);
+    unsigned long long inputs = 0;
+    for (int big_endian = 0; big_endian < 2; big_endian++) {
+        int from = big_endian ? UTFKIT_UTF32BE : UTFKIT_UTF32LE, to = big_endian ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
+        for (size_t at = 0; at < POSITIONS; at++)
+            for (size_t d = 0; d < sizeof units / sizeof units[0]; d++) {
+                for (size_t u = 0; u < UNITS; u++) {
+                    uint32_t unit = u == at ? units[d] : text[u];
+                    for (size_t b = 0; b < 4; b++)
+                        src[4 * u + b] = (uint8_t)(unit >> (8 * (big_endian ? 3 - b : b)));
+                }
+                for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
+                    for (int errors = UTFKIT_STRICT; errors <= UTFKIT_REPLACE; errors++) {
+                        utfkit_set_backend("scalar");
+                        utfkit_result want = utfkit_transcode(src, 4 * UNITS, from, to, errors, dst + offsets[o], cap);
+                        memcpy(expected, dst + offsets[o], want.written);
+                        inputs++;
+                        for (size_t k = 1; k < kernel_count; k++) {
+                            utfkit_set_backend(kernels[k]);
+                            memset(dst, 0, cap + 64);
+                            utfkit_result got = utfkit_transcode(src, 4 * UNITS, from, to, errors, dst + offsets[o], cap);
+                            if (got.status != want.status || got.position != want.position ||
+                                got.written != want.written)
+                                report(src, 4 * UNITS, kernels[k], "UTF-32 -> UTF-16 (every position): position",
+                                       (long long)want.position, (long long)got.position);
+                            else if (memcmp(expected, dst + offsets[o], want.written) != 0)
+                                report(src, 4 * UNITS, kernels[k], "UTF-32 -> UTF-16 (every position): bytes", 0, 1);
+                        }
+                    }
+            }
+    }
+    free(src);
+    free(dst);
+    free(expected);
+    printf("%llu UTF-32 -> UTF-16 conversions with a unit that does not narrow at every position under %zu kernels\n",
+           inputs, kernel_count);
+}
+
+/* ---- UTF-8 lengths of UTF-16 from every offset of a line ----
+ *
+ * The vector kernels count the UTF-8 length of UTF-16 (utf_lengths.h) a
+ * vector at a time after a head of units taken one at a time up to the
+ * input's first vector boundary (none when the input is odd).  Text of
+ * ASCII, units below 0800, the rest of the BMP and surrogates, from every
+ * offset 0..64 of a 64-byte boundary (odd ones too), every length 0..300
+ * bytes (odd ones too: the last byte is no unit), both byte orders: every
+ * kernel's utfkit_well_formed_length to UTF-8 against scalar's. */
+static void utf16_lengths_at_every_offset(const char *const *kernels, size_t kernel_count)
+{
+    enum { BYTES = 300, OFFSETS = 65 };
+    uint8_t *line = NULL;
+    if (posix_memalign((void **)&line, 64, OFFSETS + BYTES) != 0)
+        return;
+    for (size_t b = 0; b + 1 < OFFSETS + BYTES; b += 2) {
+        uint32_t kind = (uint32_t)below(4);
+        uint32_t unit = kind == 0 ? (uint32_t)below(0x80) : kind == 1 ? 0x80 + (uint32_t)below(0x780)
+                      : kind == 2 ? 0x800 + (uint32_t)below(0xF800) : 0xD800 + (uint32_t)below(0x800);
+        line[b] = (uint8_t)unit;
+        line[b + 1] = (uint8_t)(unit >> 8);
+    }
+    unsigned long long inputs = 0;
+    for (size_t offset = 0; offset < OFFSETS; offset++)
+        for (size_t len = 0; len <= BYTES; len++)
+            for (int big_endian = 0; big_endian < 2; big_endian++) {
+                int form = big_endian ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
+                utfkit_set_backend("scalar");
+                size_t want = utfkit_well_formed_length(line + offset, len, form, UTFKIT_UTF8);
+                inputs++;
+                for (size_t k = 1; k < kernel_count; k++) {
+                    utfkit_set_backend(kernels[k]);
+                    size_t got = utfkit_well_formed_length(line + offset, len, form, UTFKIT_UTF8);
+                    if (got != want)
+                        report(line + offset, len, kernels[k], "UTF-16 -> UTF-8 length (every offset)",
+                               (long long)want, (long long)got);
+                }
+            }
+    free(line);
+    printf("%llu UTF-16 -> UTF-8 lengths from every offset of a line under %zu kernels\n", inputs,
+           kernel_count);
+}
+
 /* ---- every input length into exactly the documented room ----
  *
  * utfkit.h: a conversion never writes dst[cap] or beyond, whatever cap is,
@@ -1324,6 +1432,8 @@ int main(int argc, char **argv)
     ranged_text_second_bytes(available, kernels, inputs <= 20000);
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
+    utf32_units_at_every_position(available, kernels);
+    utf16_lengths_at_every_offset(available, kernels);
     bounds_at_every_length(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
