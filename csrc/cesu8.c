@@ -144,6 +144,27 @@ static UTFKIT_ALWAYS_INLINE int cesu8_blocks_step(text_reader *reader, uint8_t *
     return blocks_step_settled(reader, consumed, cut);
 }
 
+/* The block step of the reader below: the kernel's blocks for these forms
+ * take src[i..run_end) up to what they leave to cesu8_step.  A block that
+ * stops before run_end was cut there, and one cut after less than a block
+ * counts as a refusal (blocks_step_settled): in text full of what the
+ * blocks leave (emoji, written as surrogate pairs), the scalar steps go
+ * on for ever longer stretches rather than the blocks taking a few bytes
+ * at a time between them. */
+static UTFKIT_ALWAYS_INLINE int cesu8_bmp_blocks_step(text_reader *reader, uint8_t *dst, size_t *out,
+                                                      size_t run_end)
+{
+    size_t at = reader->i;
+    if (at < reader->scalar_until || run_end - at < UTFKIT_TRANSCODE_BLOCK)
+        return 0;
+    size_t written;
+    size_t consumed = reader->blocks(reader->src + at, run_end - at, reader->block_byte_orders,
+                                     dst + *out, &written);
+    reader->i = at + consumed;
+    *out += written;
+    return blocks_step_settled(reader, consumed, consumed < run_end - at);
+}
+
 /* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel whose blocks for
  * these forms (utf8_bmp_to_utf16, utf8_bmp_to_utf32: kernels.h) stop by
  * themselves before a byte F0..FF (and 00, in MUTF-8): one pass over the
@@ -169,7 +190,7 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_bmp_blocks(const uint8_t
          * a U+FFFD for each ill-formed subsequence of 1 byte or more. */
         sink_window_open(sink, &window, scratch, reader.i, len, unit_bytes, 0);
         while (reader.i < window.stop && reader.status == UTFKIT_OK) {
-            if (transcode_blocks_step(&reader, window.dst, &window.out, window.run_end))
+            if (cesu8_bmp_blocks_step(&reader, window.dst, &window.out, window.run_end))
                 continue;
             if (block_lookahead_wanted(&lookahead, reader.i, len)) {
                 size_t span = block_lookahead_span(&lookahead, len);
