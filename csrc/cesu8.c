@@ -144,9 +144,75 @@ static UTFKIT_ALWAYS_INLINE int cesu8_blocks_step(text_reader *reader, uint8_t *
     return blocks_step_settled(reader, consumed, cut);
 }
 
+/* The block step of the reader below: the kernel's blocks for these forms
+ * take src[i..run_end) up to what they leave to cesu8_step.  A block that
+ * stops before run_end was cut there, and one cut after less than a block
+ * counts as a refusal (blocks_step_settled): in text full of what the
+ * blocks leave (emoji, written as surrogate pairs), the scalar steps go
+ * on for ever longer stretches rather than the blocks taking a few bytes
+ * at a time between them. */
+static UTFKIT_ALWAYS_INLINE int cesu8_bmp_blocks_step(text_reader *reader, uint8_t *dst, size_t *out,
+                                                      size_t run_end)
+{
+    size_t at = reader->i;
+    if (at < reader->scalar_until || run_end - at < UTFKIT_TRANSCODE_BLOCK)
+        return 0;
+    size_t written;
+    size_t consumed = reader->blocks(reader->src + at, run_end - at, reader->block_byte_orders,
+                                     dst + *out, &written);
+    reader->i = at + consumed;
+    *out += written;
+    return blocks_step_settled(reader, consumed, consumed < run_end - at);
+}
+
+/* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel whose blocks for
+ * these forms (utf8_bmp_to_utf16, utf8_bmp_to_utf32: kernels.h) stop by
+ * themselves before a byte F0..FF (and 00, in MUTF-8): one pass over the
+ * text.  The blocks take what they can, cesu8_step the rest -- the byte
+ * or sequence the form treats apart from UTF-8, the characters just
+ * before it, errors -- and the blocks go on after it.  A scalar step's run
+ * of ASCII must not pass a 00 (MUTF-8): for those steps alone the reader
+ * looks ahead for the next byte F0..FF or 00 (block_lookahead, readers.h). */
+static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_bmp_blocks(const uint8_t *src, size_t len,
+                                                                   int modified, int errors,
+                                                                   utfkit_sink *sink, int to,
+                                                                   utfkit_transcode_block blocks)
+{
+    text_reader reader = text_reader_over(src, len, errors, 0);
+    reader.blocks = blocks;
+    reader.block_byte_orders = (to == UTFKIT_UTF16BE || to == UTFKIT_UTF32BE) | modified << 1;
+    size_t unit_bytes = to == UTFKIT_UTF16LE || to == UTFKIT_UTF16BE ? 2 : 4;
+    block_lookahead lookahead = BLOCK_LOOKAHEAD_START;
+    sink_window window = SINK_WINDOW_START;
+    uint8_t scratch[SINK_SCRATCH];
+    while (reader.i < len && reader.status == UTFKIT_OK) {
+        /* As UTF-8: a unit (2 or 4 bytes) per character of 1 byte or more,
+         * a U+FFFD for each ill-formed subsequence of 1 byte or more. */
+        sink_window_open(sink, &window, scratch, reader.i, len, unit_bytes, 0);
+        while (reader.i < window.stop && reader.status == UTFKIT_OK) {
+            if (cesu8_bmp_blocks_step(&reader, window.dst, &window.out, window.run_end))
+                continue;
+            if (block_lookahead_wanted(&lookahead, reader.i, len)) {
+                size_t span = block_lookahead_span(&lookahead, len);
+                block_lookahead_extend(&lookahead, span,
+                                       reader.kernel->utf8_bmp_prefix_length(
+                                           src + lookahead.end, span, modified));
+            }
+            /* A 00 ends a run of ASCII here: run_end is never past one. */
+            size_t run_end = window.run_end < lookahead.end ? window.run_end : lookahead.end;
+            window.out = cesu8_step(&reader, window.dst, window.out,
+                                    reader.i == run_end ? window.run_end
+                                                        : scalar_run_end(&reader, run_end),
+                                    modified, to);
+        }
+        reader.i = sink_window_close(sink, &window, reader.i, to);
+    }
+    return text_reader_result(&reader, sink);
+}
+
 /* CESU-8 or MUTF-8 into UTF-16 or UTF-32 on a kernel with UTF-8 block
- * converters into that form: cesu8_blocks_step takes what it can, and
- * cesu8_step the rest.  A scalar step's run of ASCII must not pass a byte
+ * converters into that form but none for these forms: cesu8_blocks_step
+ * takes what it can, and cesu8_step the rest.  A scalar step's run of ASCII must not pass a byte
  * F0..FF or 00 (MUTF-8): for those steps alone the reader looks ahead for
  * the next such byte (block_lookahead, readers.h). */
 static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *src, size_t len,
@@ -191,6 +257,8 @@ static UTFKIT_ALWAYS_INLINE utfkit_result cesu8_read_in_blocks(const uint8_t *sr
 
 #define CESU8_IN_BLOCKS(form, blocks) \
     cesu8_read_in_blocks(src, len, modified, errors, sink, form, blocks)
+#define CESU8_IN_BMP_BLOCKS(form, blocks) \
+    cesu8_read_in_bmp_blocks(src, len, modified, errors, sink, form, blocks)
 
 utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int to, int errors,
                               utfkit_sink *sink)
@@ -198,18 +266,26 @@ utfkit_result cesu8_transcode(const uint8_t *src, size_t len, int modified, int 
     const utfkit_kernel *kernel = utfkit_kernel_active();
     switch (to) {
     case UTFKIT_UTF16LE:
+        if (kernel->utf8_bmp_to_utf16 != NULL)
+            return CESU8_IN_BMP_BLOCKS(UTFKIT_UTF16LE, kernel->utf8_bmp_to_utf16);
         if (kernel->utf8_to_utf16 != NULL)
             return CESU8_IN_BLOCKS(UTFKIT_UTF16LE, kernel->utf8_to_utf16);
         break;
     case UTFKIT_UTF16BE:
+        if (kernel->utf8_bmp_to_utf16 != NULL)
+            return CESU8_IN_BMP_BLOCKS(UTFKIT_UTF16BE, kernel->utf8_bmp_to_utf16);
         if (kernel->utf8_to_utf16 != NULL)
             return CESU8_IN_BLOCKS(UTFKIT_UTF16BE, kernel->utf8_to_utf16);
         break;
     case UTFKIT_UTF32LE:
+        if (kernel->utf8_bmp_to_utf32 != NULL)
+            return CESU8_IN_BMP_BLOCKS(UTFKIT_UTF32LE, kernel->utf8_bmp_to_utf32);
         if (kernel->utf8_to_utf32 != NULL)
             return CESU8_IN_BLOCKS(UTFKIT_UTF32LE, kernel->utf8_to_utf32);
         break;
     case UTFKIT_UTF32BE:
+        if (kernel->utf8_bmp_to_utf32 != NULL)
+            return CESU8_IN_BMP_BLOCKS(UTFKIT_UTF32BE, kernel->utf8_bmp_to_utf32);
         if (kernel->utf8_to_utf32 != NULL)
             return CESU8_IN_BLOCKS(UTFKIT_UTF32BE, kernel->utf8_to_utf32);
         break;

@@ -85,6 +85,14 @@ enum utfkit_cpu_feature {
  *   utf16_to_mutf8 / utf32_to_mutf8: the same, stopping at 0000 as well:
  *     what they write is MUTF-8 (JVM spec section 4.4.7), and the scalar
  *     reader writes U+0000 (C0 80).
+ *   utf8_bmp_to_utf16 / utf8_bmp_to_utf32: as utf8_to_utf16 /
+ *     utf8_to_utf32, for the readers of CESU-8 and MUTF-8 (cesu8.c): they
+ *     consume no byte F0..FF either (no 4-byte form: UTR #26 section 2)
+ *     and, when bit 1 of `big_endian` is set, no byte 00 (MUTF-8 writes
+ *     U+0000 as C0 80: JVM spec section 4.4.7); bit 0 is the byte order.
+ *     Below U+10000 these forms are UTF-8, so what they consume is
+ *     converted right; surrogate byte sequences and C0 80 are ill-formed
+ *     UTF-8, left to the reader like any.
  *   utf16_to_utf32 / utf32_to_utf16: as utf16_to_utf8 / utf32_to_utf8, but
  *     both sides have a byte order, so the `big_endian` argument holds the
  *     source's (1: big-endian) in bit 0 and the target's in bit 1.
@@ -188,6 +196,8 @@ typedef struct utfkit_kernel {
     /* ---- transcoding blocks (NULL: the scalar reader does it all) ---- */
     utfkit_transcode_block utf8_to_utf16;
     utfkit_transcode_block utf8_to_utf32;
+    utfkit_transcode_block utf8_bmp_to_utf16;
+    utfkit_transcode_block utf8_bmp_to_utf32;
     utfkit_transcode_block utf16_to_utf8;
     utfkit_transcode_block utf32_to_utf8;
     utfkit_transcode_block utf16_to_utf32;
@@ -296,6 +306,8 @@ UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
 size_t utfkit_utf16_to_cesu8_avx512(const uint8_t *, size_t, int, uint8_t *, size_t *);
 size_t utfkit_utf16_to_mutf8_avx512(const uint8_t *, size_t, int, uint8_t *, size_t *);
 /* (sse4 has UTF-32 -> CESU-8 alone: x86_sse4_transcode.c) */
+size_t utfkit_utf8_bmp_to_utf16_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
+size_t utfkit_utf8_bmp_to_utf32_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \

@@ -309,7 +309,7 @@ typedef struct mixed_block_check {
     __m128i before;         /* the byte before each byte (the block before's byte 15 before byte 0) */
 } mixed_block_check;
 
-static inline mixed_block_check check_mixed_block(__m128i block, __m128i previous, uint32_t owed)
+static inline mixed_block_check check_mixed_block(__m128i block, __m128i previous, uint32_t owed, int nul)
 {
     mixed_block_check check;
     uint32_t non_ascii = byte_mask(block);
@@ -330,6 +330,8 @@ static inline mixed_block_check check_mixed_block(__m128i block, __m128i previou
         _mm_and_si128(_mm_cmpeq_epi8(check.before, _mm_set1_epi8((char)0xED)), _mm_cmpgt_epi8(block, _mm_set1_epi8(-97))));
     check.failed = ((check.wanted & 0xFFFF) ^ continuation) |
                    byte_mask(_mm_or_si128(narrow, _mm_or_si128(after_c0_c1, after_f0_ff)));
+    if (nul) /* MUTF-8 (JVM spec section 4.4.7): U+0000 is C0 80, a byte 00 is ill-formed */
+        check.failed |= byte_mask(_mm_cmpeq_epi8(block, _mm_setzero_si128()));
     return check;
 }
 
@@ -375,7 +377,7 @@ static inline uint8_t *put_mixed_block(uint8_t *out, __m128i block, __m128i prev
 /* Two blocks per step while both pass, with one test for both; then one
  * block per step up to the one that fails. */
 static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8_t *src, size_t len, uint8_t *out,
-                                                                     int big_endian, int utf16)
+                                                                     int big_endian, int utf16, int nul)
 {
     size_t i = 0;
     __m128i previous = _mm_setzero_si128();
@@ -386,8 +388,8 @@ static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8
         __m128i second = _mm_loadu_si128((const __m128i *)(src + i + 16));
         if ((byte_mask(first) | byte_mask(second) | owed) == 0)
             goto ended;
-        mixed_block_check first_check = check_mixed_block(first, previous, owed);
-        mixed_block_check second_check = check_mixed_block(second, first, first_check.wanted >> 16);
+        mixed_block_check first_check = check_mixed_block(first, previous, owed, nul);
+        mixed_block_check second_check = check_mixed_block(second, first, first_check.wanted >> 16, nul);
         if (first_check.failed | second_check.failed)
             break;
         out = put_mixed_block(out, first, previous, &first_check, big_endian, utf16);
@@ -400,7 +402,7 @@ static inline __attribute__((always_inline)) mixed_run_end mixed_run(const uint8
         __m128i block = _mm_loadu_si128((const __m128i *)(src + i));
         if ((byte_mask(block) | owed) == 0)
             break;
-        mixed_block_check check = check_mixed_block(block, previous, owed);
+        mixed_block_check check = check_mixed_block(block, previous, owed, nul);
         if (check.failed)
             break;
         out = put_mixed_block(out, block, previous, &check, big_endian, utf16);
@@ -424,19 +426,37 @@ ended:;
 #define MIXED_RUN_FUNCTION __attribute__((noinline, aligned(64)))
 static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf16le(const uint8_t *src, size_t len, uint8_t *out)
 {
-    return mixed_run(src, len, out, 0, 1);
+    return mixed_run(src, len, out, 0, 1, 0);
 }
 static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf16be(const uint8_t *src, size_t len, uint8_t *out)
 {
-    return mixed_run(src, len, out, 1, 1);
+    return mixed_run(src, len, out, 1, 1, 0);
 }
 static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32le(const uint8_t *src, size_t len, uint8_t *out)
 {
-    return mixed_run(src, len, out, 0, 0);
+    return mixed_run(src, len, out, 0, 0, 0);
 }
 static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32be(const uint8_t *src, size_t len, uint8_t *out)
 {
-    return mixed_run(src, len, out, 1, 0);
+    return mixed_run(src, len, out, 1, 0, 0);
+}
+/* The same for MUTF-8, whose blocks stop before a byte 00 as well (the
+ * run already stops before F0..FF). */
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_nul_utf16le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 1, 1);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_nul_utf16be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 1, 1);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_nul_utf32le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 0, 1);
+}
+static MIXED_RUN_FUNCTION mixed_run_end mixed_run_nul_utf32be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 0, 1);
 }
 
 /* The steps hand the text back to mixed_run after this many steps in a
@@ -446,12 +466,26 @@ static MIXED_RUN_FUNCTION mixed_run_end mixed_run_utf32be(const uint8_t *src, si
  * stays with the steps (three_byte_step is faster on CJK prose). */
 #define RUN_AFTER_STEPS 4
 
-/* Inlined into each of its four callers, so that `big_endian` and `utf16`
- * are constants there and every test of them is decided at compile time. */
+/* Whether a block is 16 characters of one byte: ASCII, and for MUTF-8
+ * (`nul`) bytes 01..7F, above 00 as signed bytes. */
+static inline int ascii_block(__m128i block, int nul)
+{
+    if (nul)
+        return _mm_movemask_epi8(_mm_cmpgt_epi8(block, _mm_setzero_si128())) == 0xFFFF;
+    return _mm_movemask_epi8(block) == 0;
+}
+
+/* Inlined into each of its callers, so that `big_endian`, `utf16`, `bmp`
+ * and `nul` are constants there and every test of them is decided at
+ * compile time.  `bmp`: the block stops before a byte F0..FF, as the
+ * readers of CESU-8 and MUTF-8 want it (no 4-byte form: UTR #26 section
+ * 2); `nul` (MUTF-8, JVM spec section 4.4.7): before a byte 00 as well.
+ * Either stops the step whose 16 bytes hold such a byte, before them (or
+ * the general step before that byte's character). */
 static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
                                                                   int big_endian, uint8_t *dst,
                                                                   size_t *written, int utf16,
-                                                                  int *run_next)
+                                                                  int *run_next, int bmp, int nul)
 {
     size_t i = 0;
     byte_writer writer = byte_writer_at(dst);
@@ -462,7 +496,7 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
     *run_next = 0;
     while (len - i >= 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(src + i));
-        if (_mm_movemask_epi8(block) == 0) { /* 16 characters of one byte */
+        if (ascii_block(block, nul)) { /* 16 characters of one byte */
           /* the blocks of ASCII in a row in a loop of their own, whose few
            * instructions run alike wherever they are placed */
           do {
@@ -489,10 +523,12 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             if (len - i < 16)
                 break;
             block = _mm_loadu_si128((const __m128i *)(src + i));
-          } while (_mm_movemask_epi8(block) == 0);
+          } while (ascii_block(block, nul));
             run_steps = 0;
             continue;
         }
+        if (nul && byte_mask(_mm_cmpeq_epi8(block, _mm_setzero_si128())) != 0)
+            break;
         uint32_t non_ascii = (uint32_t)_mm_movemask_epi8(block);
         __m128i is_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), block);
         uint32_t continuation = byte_mask(is_continuation);
@@ -520,6 +556,8 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                 goto run_next;
             continue;
         }
+        if (bmp)
+            break; /* a byte F0..FF */
         fast = four_byte_step(block, &writer, big_endian, utf16);
         if (fast != 0) {
             i += fast;
@@ -616,14 +654,40 @@ run_next:
 static STEPS_FUNCTION size_t steps_utf16(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                          size_t *written, int *run_next)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1, run_next)
-                      : utf8_to_units(src, len, 0, dst, written, 1, run_next);
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1, run_next, 0, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 1, run_next, 0, 0);
 }
 static STEPS_FUNCTION size_t steps_utf32(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                          size_t *written, int *run_next)
 {
-    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0, run_next)
-                      : utf8_to_units(src, len, 0, dst, written, 0, run_next);
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0, run_next, 0, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 0, run_next, 0, 0);
+}
+/* The same steps for the readers of CESU-8 (`bmp`) and MUTF-8 (`bmp` and
+ * `nul`), one copy per form and output form. */
+static STEPS_FUNCTION size_t cesu8_steps_utf16(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                               size_t *written, int *run_next)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1, run_next, 1, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 1, run_next, 1, 0);
+}
+static STEPS_FUNCTION size_t mutf8_steps_utf16(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                               size_t *written, int *run_next)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 1, run_next, 1, 1)
+                      : utf8_to_units(src, len, 0, dst, written, 1, run_next, 1, 1);
+}
+static STEPS_FUNCTION size_t cesu8_steps_utf32(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                               size_t *written, int *run_next)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0, run_next, 1, 0)
+                      : utf8_to_units(src, len, 0, dst, written, 0, run_next, 1, 0);
+}
+static STEPS_FUNCTION size_t mutf8_steps_utf32(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                               size_t *written, int *run_next)
+{
+    return big_endian ? utf8_to_units(src, len, 1, dst, written, 0, run_next, 1, 1)
+                      : utf8_to_units(src, len, 0, dst, written, 0, run_next, 1, 1);
 }
 
 /* Whether a block holds characters of two or three bytes, with no byte
@@ -656,21 +720,28 @@ static inline int starts_mixed(const uint8_t *src)
  * again (RUN_AFTER_STEPS). */
 static inline __attribute__((always_inline)) size_t utf8_to_units_dispatch(const uint8_t *src, size_t len,
                                                                            int big_endian, uint8_t *dst,
-                                                                           size_t *written, int utf16)
+                                                                           size_t *written, int utf16,
+                                                                           int bmp, int nul)
 {
     size_t done = 0;
     uint8_t *out = dst;
     int run_next = len >= 64 && starts_mixed(src);
     for (;;) {
         if (run_next) {
-            mixed_run_end run = utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)(src + done, len - done, out)
-                                      : (big_endian ? mixed_run_utf32be : mixed_run_utf32le)(src + done, len - done, out);
+            mixed_run_end run =
+                nul ? (utf16 ? (big_endian ? mixed_run_nul_utf16be : mixed_run_nul_utf16le)(src + done, len - done, out)
+                             : (big_endian ? mixed_run_nul_utf32be : mixed_run_nul_utf32le)(src + done, len - done, out))
+                    : (utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)(src + done, len - done, out)
+                             : (big_endian ? mixed_run_utf32be : mixed_run_utf32le)(src + done, len - done, out));
             done += run.consumed;
             out = run.out;
         }
         size_t steps_written;
-        done += (utf16 ? steps_utf16 : steps_utf32)(src + done, len - done, big_endian, out, &steps_written,
-                                                    &run_next);
+        size_t (*steps)(const uint8_t *, size_t, int, uint8_t *, size_t *, int *) =
+            !bmp ? (utf16 ? steps_utf16 : steps_utf32)
+                 : nul ? (utf16 ? mutf8_steps_utf16 : mutf8_steps_utf32)
+                       : (utf16 ? cesu8_steps_utf16 : cesu8_steps_utf32);
+        done += steps(src + done, len - done, big_endian, out, &steps_written, &run_next);
         out += steps_written;
         if (!run_next)
             break;
@@ -682,15 +753,40 @@ static inline __attribute__((always_inline)) size_t utf8_to_units_dispatch(const
 size_t utfkit_utf8_to_utf16_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 1)
-                      : utf8_to_units_dispatch(src, len, 0, dst, written, 1);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 1, 0, 0)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 1, 0, 0);
 }
 
 size_t utfkit_utf8_to_utf32_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                  size_t *written)
 {
-    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 0)
-                      : utf8_to_units_dispatch(src, len, 0, dst, written, 0);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 0, 0, 0)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 0, 0, 0);
+}
+
+/* CESU-8 and MUTF-8 (kernels.h: utf8_bmp_to_utf16, utf8_bmp_to_utf32):
+ * the UTF-8 blocks with their stops; bit 0 of `flags` is the byte order,
+ * bit 1 asks for the stop at 00 as well. */
+size_t utfkit_utf8_bmp_to_utf16_sse4(const uint8_t *src, size_t len, int flags, uint8_t *dst,
+                                     size_t *written)
+{
+    int big_endian = flags & 1;
+    if (flags & 2)
+        return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 1, 1, 1)
+                          : utf8_to_units_dispatch(src, len, 0, dst, written, 1, 1, 1);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 1, 1, 0)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 1, 1, 0);
+}
+
+size_t utfkit_utf8_bmp_to_utf32_sse4(const uint8_t *src, size_t len, int flags, uint8_t *dst,
+                                     size_t *written)
+{
+    int big_endian = flags & 1;
+    if (flags & 2)
+        return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 0, 1, 1)
+                          : utf8_to_units_dispatch(src, len, 0, dst, written, 0, 1, 1);
+    return big_endian ? utf8_to_units_dispatch(src, len, 1, dst, written, 0, 1, 0)
+                      : utf8_to_units_dispatch(src, len, 0, dst, written, 0, 1, 0);
 }
 
 /* ---- scalar values -> UTF-8 ---- */

@@ -31,7 +31,9 @@
  * blocks align their stores into an output at every offset of a cache line
  * (output_at_every_line_offset), and UTF-16 validation with a misplaced
  * surrogate at every position of long texts
- * (utf16_surrogates_at_every_position), and every pair of forms at every
+ * (utf16_surrogates_at_every_position), CESU-8 and MUTF-8 with their own
+ * sequences (or F0..FF, 00) at every position (form_stops_at_every_position),
+ * and every pair of forms at every
  * input length 0..260 into exactly the room utfkit.h promises, guard bytes
  * after it (bounds_at_every_length).
  *
@@ -423,6 +425,77 @@ static void every_position(const char *const *kernels, size_t kernel_count, int 
         }
     }
     printf("%llu damaged texts at every position under %zu kernels\n", inputs, kernel_count);
+}
+
+/* ---- CESU-8 and MUTF-8: what the forms read apart from UTF-8, at every position ----
+ *
+ * The readers of CESU-8 and MUTF-8 hand the text to blocks that stop by
+ * themselves before a byte F0..FF or (MUTF-8) 00 -- in the ASCII loop, in
+ * each step, in the runs of mixed characters -- and read the form's own
+ * sequence (a surrogate pair as two 3-byte sequences, UTR #26 section 2;
+ * C0 80, JVM spec section 4.4.7) or error there, then go on.  Texts of
+ * several scripts with one such sequence inserted at every position of
+ * their first 260 bytes (every position of the first blocks and their
+ * edges), into UTF-16 and UTF-32 of both byte orders, strict and replace;
+ * every kernel against scalar. */
+static const char *const form_stops[] = {
+    "\xF0\x9F\x98\x80", "\xFF", "\xED\xA0\xBD\xED\xB8\x80", "\xED\xB0\x80", "\xC0\x80", "A\0",
+};
+/* (memcpy copies the 00 of the last: its length is given apart) */
+static const size_t form_stop_lengths[] = {4, 1, 6, 3, 2, 2};
+#define FORM_STOPS (sizeof form_stops / sizeof form_stops[0])
+
+static void form_stops_agree(const uint8_t *src, size_t len, const char *const *kernels, size_t kernel_count,
+                             uint8_t *dst, size_t cap)
+{
+    for (int m = 0; m < 2; m++)
+        for (size_t t = 1; t < UNICODE_FORMS; t++)
+            for (int e = 0; e < 2; e++) {
+                int errors = e ? UTFKIT_REPLACE : UTFKIT_STRICT;
+                utfkit_set_backend("scalar");
+                utfkit_result want = utfkit_transcode(src, len, bmp_forms[m], unicode_forms[t], errors, dst, cap);
+                uint64_t want_digest = digest(dst, want.written);
+                for (size_t k = 1; k < kernel_count; k++) {
+                    utfkit_set_backend(kernels[k]);
+                    utfkit_result got = utfkit_transcode(src, len, bmp_forms[m], unicode_forms[t], errors, dst, cap);
+                    if (got.status != want.status || got.position != want.position || got.written != want.written ||
+                        digest(dst, got.written) != want_digest)
+                        report(src, len, kernels[k], m ? "MUTF-8 -> UTF-16/32 (form stop at every position)"
+                                                       : "CESU-8 -> UTF-16/32 (form stop at every position)",
+                               (long long)want.written, (long long)got.written);
+                }
+            }
+}
+
+static void form_stops_at_every_position(const char *const *kernels, size_t kernel_count)
+{
+    /* ASCII alone (the ASCII loop), ASCII with runs of 2-byte characters,
+     * 3-byte characters alone, all three mixed (the mixed runs), 2-byte
+     * characters alone */
+    static const unsigned scripts[][2] = {
+        {1u << 1, 0}, {1u << 1 | 1u << 2, 1}, {1u << 3, 0}, {1u << 1 | 1u << 2 | 1u << 3, 1}, {1u << 2, 0},
+    };
+    const size_t last = 260;
+    uint8_t text[400], with[420], dst[4 * 420];
+    unsigned long long inputs = 0;
+    for (size_t t = 0; t < sizeof scripts / sizeof scripts[0]; t++) {
+        size_t len = text_of_lengths(text, 330, scripts[t][0], (int)scripts[t][1]);
+        for (size_t at = 0; at <= last && at <= len; at++)
+            for (size_t d = 0; d < FORM_STOPS; d++) {
+                size_t length = form_stop_lengths[d];
+                memcpy(with, text, at);
+                memcpy(with + at, form_stops[d], length);
+                memcpy(with + at + length, text + at, len - at);
+                /* exactly the input on the heap: any over-read is out of bounds */
+                uint8_t *src = malloc(len + length);
+                memcpy(src, with, len + length);
+                form_stops_agree(src, len + length, kernels, kernel_count, dst, sizeof dst);
+                free(src);
+                inputs++;
+            }
+    }
+    printf("%llu CESU-8/MUTF-8 texts with the forms' own sequences at every position under %zu kernels\n",
+           inputs, kernel_count);
 }
 
 /* ---- leads with a range of their own at block edges ----
@@ -1429,6 +1502,7 @@ int main(int argc, char **argv)
     free(scratch);
     every_position(available, kernels, inputs <= 20000);
     ranged_leads_at_block_edges(available, kernels);
+    form_stops_at_every_position(available, kernels);
     ranged_text_second_bytes(available, kernels, inputs <= 20000);
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
