@@ -980,10 +980,10 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
 /* CESU-8 (kernels.h: utf32_to_cesu8).  There is no MUTF-8 form: the test
  * for 0000, two more instructions per four units, cost more than the
  * reader's search of the UTF-8 block's output (readers.h:
- * transcode_blocks_step_cut).  Nor a UTF-16 one: compiled from one source
- * with the stops, the UTF-16 -> UTF-8 block above got another block
- * layout for UTF-8 itself, at the same instruction count, and ran 25-40 %
- * slower on ASCII text. */
+ * transcode_blocks_step_cut).  The UTF-16 ones are written apart, at the
+ * end of this file: compiled from one source with the stops, the UTF-16 ->
+ * UTF-8 block above got another block layout for UTF-8 itself, at the same
+ * instruction count, and ran 25-40 % slower on ASCII text. */
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                   size_t *written)
 {
@@ -1101,8 +1101,9 @@ size_t utfkit_utf32_to_utf16_sse4(const uint8_t *src, size_t len, int byte_order
  * MUTF-8, 0000 (written C0 80); the scalar reader writes what stops it.
  * Before a stop, each unit is a character of the BMP, whose UTF-8 is
  * theirs.  Written apart from the UTF-8 block rather than compiled from its
- * source (see utfkit_utf32_to_cesu8_sse4), and last in the file: the last
- * of the core's objects in the link, so that it moves no other code. */
+ * source (see utfkit_utf32_to_cesu8_sse4), and last in the file, so that
+ * no other function of the file moves (in the Makefile's link, whose
+ * sources go in name order, this file is the last: no code moves at all). */
 
 /* The least of four vectors' 16-bit units (PMINUW). */
 static inline __m128i least_unit(const __m128i units[4])
