@@ -828,11 +828,11 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
              * each source per 32-bit lane, put back in order */
             __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-            /* 0000, now a byte 00: its mask is tested in a general
-             * register (VPMOVMSKB), for VPTEST takes the shuffle port that
-             * the packing above keeps busy */
-            if (nul_stops && _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_setzero_si256())) != 0)
-                break;
+            if (nul_stops) { /* 0000, now a byte 00 */
+                __m256i nul = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                if (!_mm256_testz_si256(nul, nul))
+                    break;
+            }
             bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
             _mm256_storeu_si256((__m256i *)out, bytes);
             out += 32;
