@@ -305,10 +305,13 @@ UTFKIT_DECLARE_CESU8_BLOCKS(avx2)
 /* (avx512 has UTF-16 -> CESU-8 and MUTF-8 alone: x86_avx512_transcode.c) */
 size_t utfkit_utf16_to_cesu8_avx512(const uint8_t *, size_t, int, uint8_t *, size_t *);
 size_t utfkit_utf16_to_mutf8_avx512(const uint8_t *, size_t, int, uint8_t *, size_t *);
-/* (sse4 has UTF-32 -> CESU-8 alone: x86_sse4_transcode.c) */
+/* (sse4 has UTF-8 -> UTF-16/UTF-32 stopping before F0..FF, UTF-32 -> CESU-8, and UTF-16 ->
+ * CESU-8 and MUTF-8: x86_sse4_transcode.c) */
 size_t utfkit_utf8_bmp_to_utf16_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 size_t utfkit_utf8_bmp_to_utf32_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
+size_t utfkit_utf16_to_cesu8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
+size_t utfkit_utf16_to_mutf8_sse4(const uint8_t *, size_t, int, uint8_t *, size_t *);
 #define UTFKIT_DECLARE_LATIN1_BLOCKS(suffix)                                                  \
     size_t utfkit_latin1_to_utf8_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \
     size_t utfkit_latin1_to_utf16_##suffix(const uint8_t *, size_t, int, uint8_t *, size_t *); \

@@ -1076,10 +1076,10 @@ size_t utfkit_utf32_to_utf8_sse4(const uint8_t *src, size_t len, int big_endian,
 /* CESU-8 (kernels.h: utf32_to_cesu8).  There is no MUTF-8 form: the test
  * for 0000, two more instructions per four units, cost more than the
  * reader's search of the UTF-8 block's output (readers.h:
- * transcode_blocks_step_cut).  Nor a UTF-16 one: compiled from one source
- * with the stops, the UTF-16 -> UTF-8 block above got another block
- * layout for UTF-8 itself, at the same instruction count, and ran 25-40 %
- * slower on ASCII text. */
+ * transcode_blocks_step_cut).  The UTF-16 ones are written apart, at the
+ * end of this file: compiled from one source with the stops, the UTF-16 ->
+ * UTF-8 block above got another block layout for UTF-8 itself, at the same
+ * instruction count, and ran 25-40 % slower on ASCII text. */
 size_t utfkit_utf32_to_cesu8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
                                   size_t *written)
 {
@@ -1184,6 +1184,135 @@ size_t utfkit_utf32_to_utf16_sse4(const uint8_t *src, size_t len, int byte_order
     }
     *written = (size_t)(out - dst);
     return i;
+}
+
+/* ---- UTF-16 -> CESU-8 and MUTF-8 ----
+ *
+ * kernels.h: utf16_to_cesu8 and utf16_to_mutf8.  The loop of
+ * utfkit_utf16_to_utf8_sse4 with the stops of these forms folded into the
+ * tests each step makes anyway, so that the text is read once: a
+ * surrogate stops the block (UTR #26 section 2: CESU-8 writes a
+ * supplementary character as two 3-byte surrogate sequences; MUTF-8 does
+ * too, and carries lone surrogates, JVM spec section 4.4.7), and, for
+ * MUTF-8, 0000 (written C0 80); the scalar reader writes what stops it.
+ * Before a stop, each unit is a character of the BMP, whose UTF-8 is
+ * theirs.  Written apart from the UTF-8 block rather than compiled from its
+ * source (see utfkit_utf32_to_cesu8_sse4), and last in the file, so that
+ * no other function of the file moves (in the Makefile's link, whose
+ * sources go in name order, this file is the last: no code moves at all). */
+
+/* The least of four vectors' 16-bit units (PMINUW). */
+static inline __m128i least_unit(const __m128i units[4])
+{
+    return _mm_min_epu16(_mm_min_epu16(units[0], units[1]), _mm_min_epu16(units[2], units[3]));
+}
+
+/* Stores 32 bytes (32 units of one byte, packed) after what is pending. */
+static inline void put_32_bytes(byte_writer *writer, __m128i low, __m128i high)
+{
+    uint8_t *out = byte_writer_before_wide_store(writer);
+    _mm_storeu_si128((__m128i *)out, low);
+    _mm_storeu_si128((__m128i *)(out + 16), high);
+    writer->out = out + 32;
+}
+
+static inline __attribute__((always_inline)) size_t utf16_to_bmp_form(const uint8_t *src, size_t len,
+                                                                     int big_endian, uint8_t *dst,
+                                                                     size_t *written, int nul_stops)
+{
+    size_t i = 0;
+    byte_writer writer = byte_writer_at(dst);
+    while (len - i >= 16) {
+        if (len - i >= 64) {
+            __m128i units[4];
+            for (int k = 0; k < 4; k++) {
+                units[k] = _mm_loadu_si128((const __m128i *)(src + i + 16 * k));
+                if (big_endian)
+                    units[k] = swap_16(units[k]);
+            }
+            if (nul_stops) {
+                /* PACKUSWB keeps 0001..007F, makes 0000 and 8000..FFFF 00
+                 * and 0080..7FFF 80..FF: 32 units of one byte but 0000
+                 * pack to bytes that are all positive (PMINSB, PCMPGTB) */
+                __m128i low = _mm_packus_epi16(units[0], units[1]), high = _mm_packus_epi16(units[2], units[3]);
+                if (byte_mask(_mm_cmpgt_epi8(_mm_min_epi8(low, high), _mm_setzero_si128())) == 0xFFFF) {
+                    put_32_bytes(&writer, low, high);
+                    i += 64;
+                    continue;
+                }
+            }
+            __m128i any = _mm_or_si128(_mm_or_si128(units[0], units[1]), _mm_or_si128(units[2], units[3]));
+            if (!nul_stops && _mm_testz_si128(any, _mm_set1_epi16((short)0xFF80))) { /* 32 of one byte */
+                put_32_bytes(&writer, _mm_packus_epi16(units[0], units[1]), _mm_packus_epi16(units[2], units[3]));
+                i += 64;
+                continue;
+            }
+            __m128i nul = nul_stops ? _mm_cmpeq_epi16(least_unit(units), _mm_setzero_si128()) : _mm_setzero_si128();
+            if (_mm_testz_si128(any, _mm_set1_epi16((short)0xF800)) && (!nul_stops || _mm_testz_si128(nul, nul))) {
+                for (int k = 0; k < 4; k++) /* 32 of one or two bytes */
+                    put_one_or_two_bytes(&writer, units[k]);
+                i += 64;
+                continue;
+            }
+            /* surrogates D800..DFFF, and 0000 */
+            __m128i stop = nul;
+            for (int k = 0; k < 4; k++)
+                stop = _mm_or_si128(stop, _mm_cmpeq_epi16(_mm_and_si128(units[k], _mm_set1_epi16((short)0xF800)),
+                                                          _mm_set1_epi16((short)0xD800)));
+            if (_mm_testz_si128(stop, stop)) { /* 32 of one, two or three bytes */
+                for (int k = 0; k < 4; k++)
+                    put_bmp_units(&writer, units[k]);
+                i += 64;
+                continue;
+            }
+        }
+        /* By eight units, up to 128, before the next try of 32 at once;
+         * the units before a stop are written and the block ends there. */
+        size_t step_end = len - i >= 256 ? i + 256 : len;
+        while (i < step_end && len - i >= 16) {
+            __m128i units = _mm_loadu_si128((const __m128i *)(src + i));
+            if (big_endian)
+                units = swap_16(units);
+            __m128i stops = _mm_cmpeq_epi16(_mm_and_si128(units, _mm_set1_epi16((short)0xF800)),
+                                            _mm_set1_epi16((short)0xD800));
+            if (nul_stops)
+                stops = _mm_or_si128(stops, _mm_cmpeq_epi16(units, _mm_setzero_si128()));
+            uint32_t stop = byte_mask(stops); /* two bits per unit */
+            if (stop == 0) {
+                if (_mm_testz_si128(units, _mm_set1_epi16((short)0xF800)))
+                    put_one_or_two_bytes(&writer, units);
+                else
+                    put_bmp_units(&writer, units);
+                i += 16;
+                continue;
+            }
+            unsigned taken = (unsigned)__builtin_ctz(stop) / 2;
+            if (taken > 0)
+                put_utf8(&writer, _mm_cvtepu16_epi32(units), _mm_setzero_si128(), taken < 4 ? taken : 4, 0, 0);
+            if (taken > 4)
+                put_utf8(&writer, _mm_cvtepu16_epi32(_mm_srli_si128(units, 8)), _mm_setzero_si128(), taken - 4,
+                         0, 0);
+            i += 2 * taken;
+            goto stopped;
+        }
+    }
+stopped:
+    *written = (size_t)(byte_writer_finish(&writer) - dst);
+    return i;
+}
+
+size_t utfkit_utf16_to_cesu8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    return big_endian ? utf16_to_bmp_form(src, len, 1, dst, written, 0)
+                      : utf16_to_bmp_form(src, len, 0, dst, written, 0);
+}
+
+size_t utfkit_utf16_to_mutf8_sse4(const uint8_t *src, size_t len, int big_endian, uint8_t *dst,
+                                  size_t *written)
+{
+    return big_endian ? utf16_to_bmp_form(src, len, 1, dst, written, 1)
+                      : utf16_to_bmp_form(src, len, 0, dst, written, 1);
 }
 
 #if defined(__clang__)

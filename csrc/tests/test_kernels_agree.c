@@ -33,7 +33,9 @@
  * surrogate at every position of long texts
  * (utf16_surrogates_at_every_position), CESU-8 and MUTF-8 with their own
  * sequences (or F0..FF, 00) at every position (form_stops_at_every_position),
- * and every pair of forms at every
+ * UTF-16 and UTF-32 into CESU-8 and MUTF-8 with a stop for the blocks at
+ * every position (bmp_writers_stop_at_every_position), and every pair of
+ * forms at every
  * input length 0..260 into exactly the room utfkit.h promises, guard bytes
  * after it (bounds_at_every_length).
  *
@@ -1014,6 +1016,137 @@ static void utf16_lengths_at_every_offset(const char *const *kernels, size_t ker
            kernel_count);
 }
 
+/* ---- CESU-8 and MUTF-8 writers: a stop at every position ----
+ *
+ * The UTF-16 and UTF-32 -> CESU-8 / MUTF-8 blocks (kernels.h:
+ * utf16_to_cesu8, utf32_to_mutf8 ...; or the UTF-8 blocks with their
+ * output cut, readers.h: transcode_blocks_step_cut) stop where the text
+ * turns to what the scalar reader writes: a supplementary character (two
+ * 3-byte surrogate sequences, UTR #26 section 2), a lone surrogate, and in
+ * MUTF-8 U+0000 (C0 80, JVM spec section 4.4.7).  Texts of each class a
+ * block takes whole (ASCII; units below 0800 with ASCII; three-byte CJK
+ * with ASCII; all of them mixed), with one such stop at every unit
+ * position of their first WRITER_HEAD units and their last WRITER_TAIL
+ * (every lane of every step, the edges of the 32- and 64-unit steps, the
+ * end where the vectors give way to the scalar steps), or two stops a few
+ * units apart, in UTF-16 and UTF-32 of both byte orders, into CESU-8 and
+ * MUTF-8, strict and with replacement: every kernel's status, position,
+ * length and bytes must be scalar's.  The source is a heap block of exactly
+ * its length. */
+
+#define WRITER_UNITS 640
+#define WRITER_HEAD 300
+#define WRITER_TAIL 80
+
+/* The k-th character of text `kind`. */
+static uint32_t writer_text_character(int kind, size_t k)
+{
+    uint32_t ascii = 'a' + (uint32_t)(k % 26);
+    switch (kind) {
+    case 0: return ascii;
+    case 1: return k % 9 == 8 ? ' ' : 0x410 + (uint32_t)(k % 48);      /* Cyrillic */
+    case 2: return k % 11 == 10 ? ascii : 0x4E00 + (uint32_t)(k * 7 % 4096); /* CJK */
+    default: {
+        static const uint32_t mixed[] = {'x', 0xE9, 0x3B1, 0x5D0, 0x939, 0xE01, 0xAC00, ' '};
+        return mixed[k * 5 % 8];
+    }
+    }
+}
+
+/* Writes code points cps[0..n) as units of `form` (UTF-16 or UTF-32, either
+ * byte order): in UTF-16 a code point above FFFF becomes a pair (Table
+ * 3-5) and D800..DFFF stays a lone unit; returns the bytes written. */
+static size_t writer_units(const uint32_t *cps, size_t n, int form, uint8_t *out)
+{
+    int big_endian = form == UTFKIT_UTF16BE || form == UTFKIT_UTF32BE;
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (form == UTFKIT_UTF32LE || form == UTFKIT_UTF32BE) {
+            for (int b = 0; b < 4; b++)
+                out[at + (size_t)b] = (uint8_t)(cps[k] >> (8 * (big_endian ? 3 - b : b)));
+            at += 4;
+        } else if (cps[k] > 0xFFFF) {
+            put_unit(out + at, (uint16_t)(0xD800 + ((cps[k] - 0x10000) >> 10)), big_endian);
+            put_unit(out + at + 2, (uint16_t)(0xDC00 + ((cps[k] - 0x10000) & 0x3FF)), big_endian);
+            at += 4;
+        } else {
+            put_unit(out + at, (uint16_t)cps[k], big_endian);
+            at += 2;
+        }
+    }
+    return at;
+}
+
+static void bmp_writers_stop_at_every_position(const char *const *kernels, size_t kernel_count,
+                                               int quick)
+{
+    static const int from_forms[] = {UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE, UTFKIT_UTF32BE};
+    /* U+0000, a supplementary character, a lone lead, a lone trail */
+    static const uint32_t stops[] = {0x0000, 0x1F600, 0xD800, 0xDC00};
+    size_t head = quick ? 140 : WRITER_HEAD, tail = quick ? 40 : WRITER_TAIL;
+    uint32_t cps[WRITER_UNITS];
+    size_t room = 4 * WRITER_UNITS, cap = 6 * WRITER_UNITS + 64;
+    uint8_t *source = malloc(room), *dst = malloc(cap), *expected = malloc(cap);
+    if (source == NULL || dst == NULL || expected == NULL)
+        return;
+    unsigned long long inputs = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t f = 0; f < sizeof from_forms / sizeof from_forms[0]; f++)
+            for (size_t at = 0; at < WRITER_UNITS; at++) {
+                if (at >= head && at + tail < WRITER_UNITS)
+                    continue;
+                for (size_t s = 0; s < sizeof stops / sizeof stops[0]; s++)
+                    for (int second = 0; second < 2; second++) {
+                        for (size_t k = 0; k < WRITER_UNITS; k++)
+                            cps[k] = writer_text_character(kind, k);
+                        cps[at] = stops[s];
+                        /* a second stop a few units on: the scalar steps
+                         * hand back to the block between them */
+                        size_t later = at + 3 + at % 29;
+                        if (second && later < WRITER_UNITS)
+                            cps[later] = stops[(s + 1 + at) % 4];
+                        else if (second)
+                            continue;
+                        size_t len = writer_units(cps, WRITER_UNITS, from_forms[f], source);
+                        uint8_t *src = malloc(len); /* exactly len bytes */
+                        memcpy(src, source, len);
+                        for (int m = 0; m < 2; m++)
+                            for (int errors = UTFKIT_STRICT; errors <= UTFKIT_REPLACE; errors++) {
+                                utfkit_set_backend("scalar");
+                                utfkit_result want =
+                                    utfkit_transcode(src, len, from_forms[f], bmp_forms[m], errors, dst, cap);
+                                memcpy(expected, dst, want.written);
+                                inputs++;
+                                for (size_t k = 1; k < kernel_count; k++) {
+                                    utfkit_set_backend(kernels[k]);
+                                    utfkit_result got = utfkit_transcode(src, len, from_forms[f], bmp_forms[m],
+                                                                         errors, dst, cap);
+                                    char what[160];
+                                    snprintf(what, sizeof what,
+                                             "transcode %d -> %d (%s), text %d, stop %X at unit %zu%s: %s",
+                                             from_forms[f], bmp_forms[m], errors ? "replace" : "strict", kind,
+                                             (unsigned)stops[s], at, second ? " and later" : "",
+                                             got.status != want.status || got.position != want.position
+                                                 ? "status/position (position shown)" : "written/bytes");
+                                    if (got.status != want.status || got.position != want.position)
+                                        report(src, len, kernels[k], what, (long long)want.position,
+                                               (long long)got.position);
+                                    else if (got.written != want.written ||
+                                             (want.status == UTFKIT_OK && memcmp(expected, dst, want.written) != 0))
+                                        report(src, len, kernels[k], what, (long long)want.written,
+                                               (long long)got.written);
+                                }
+                            }
+                        free(src);
+                    }
+            }
+    free(source);
+    free(dst);
+    free(expected);
+    printf("%llu conversions into CESU-8/MUTF-8 with a stop at every position under %zu kernels\n",
+           inputs, kernel_count);
+}
+
 /* ---- every input length into exactly the documented room ----
  *
  * utfkit.h: a conversion never writes dst[cap] or beyond, whatever cap is,
@@ -1508,6 +1641,7 @@ int main(int argc, char **argv)
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
     utf32_units_at_every_position(available, kernels);
     utf16_lengths_at_every_offset(available, kernels);
+    bmp_writers_stop_at_every_position(available, kernels, inputs <= 20000);
     bounds_at_every_length(available, kernels, inputs <= 20000);
     if (failures) {
         printf("%d disagreement(s)\n", failures);
