@@ -186,9 +186,15 @@ static UTFKIT_ALWAYS_INLINE utfkit_result utf16_read(const uint8_t *src, size_t 
             reader.block_byte_orders = big_endian;
         }
     }
-    /* At most 2 output bytes per input byte; 4 bytes from the end, a
-     * cut-off unit may become a whole U+FFFD. */
-    size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2, tail = 4;
+    /* At most 2 output bytes per input byte (a unit of the BMP into
+     * UTF-32, or a lone surrogate -- a lead cut off at the end included --
+     * into U+FFFD in UTF-32); only a final odd byte, whose U+FFFD is 3 or 4
+     * bytes, writes more, so the steps within 4 bytes of the end take the
+     * staged path only when len is odd.  When it is even, the block
+     * converters take the text to its end and the sink is appended to
+     * once. */
+    size_t per_byte = to == UTFKIT_COUNT_ONLY ? 0 : 2;
+    size_t tail = len % 2 != 0 ? 4 : 0;
     sink_window window = SINK_WINDOW_STRETCHED;
     uint8_t scratch[SINK_SCRATCH];
     while (reader.i < len && reader.status == UTFKIT_OK) {
