@@ -9,7 +9,7 @@ width), and every error's start, end and reason -- and hand every call they
 do not answer to the Python functions, which call CPython's codec.
 
 Inputs are made long enough to reach the core (decode from 48 bytes of
-UTF-8; encode from 64, 512 and 128 bytes of str storage of 1, 2 and 4 bytes a
+UTF-8; encode from 64, 384 and 128 bytes of str storage of 1, 2 and 4 bytes a
 character) and short ones are checked too.
 """
 
@@ -65,7 +65,7 @@ def test_one_character_at_every_position_of_a_long_text(name, filler):
         assert utfkit.encode(text * 3) == data * 3  # past the encode threshold in every width
 
 
-@pytest.mark.parametrize("length", [0, 1, 31, 47, 48, 49, 95, 96, 97, 126, 128, 130, 200, 254, 256, 258, 511, 512, 1022,
+@pytest.mark.parametrize("length", [0, 1, 31, 47, 48, 49, 95, 96, 97, 126, 128, 130, 200, 254, 256, 258, 382, 384, 386, 511, 512, 766, 768, 770, 1022,
                                     1024, 1026, 4096, 16500, 70000])
 @pytest.mark.parametrize("kind", ["ascii", "latin1", "bmp", "astral"])
 def test_lengths_around_the_thresholds_and_the_stack(length, kind):
