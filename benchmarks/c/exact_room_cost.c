@@ -12,35 +12,15 @@
  * converted to UTF-16LE and UTF-32LE; and that UTF-16LE into UTF-8.
  * Rooms: the exact output length; the worst case the reader plans for
  * (2 bytes per UTF-8 byte into UTF-16, 4 into UTF-32, 2 per UTF-16 byte
- * into UTF-8); and that plus 128 bytes (what src/utfkit/_direct.c gives,
+ * into UTF-8); and that plus 128 bytes (what src/utfkit/_direct.h gives,
  * ROOM_SLACK).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "utfkit.h"
-
-static double thread_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static volatile size_t keep;
-
-/* ns per call of one conversion into dst[0..cap), over `calls` calls */
-static double ns_per_call(const uint8_t *src, size_t len, int from, int to, uint8_t *dst, size_t cap,
-                          long calls)
-{
-    double start = thread_seconds();
-    for (long c = 0; c < calls; c++)
-        keep = utfkit_transcode(src, len, from, to, UTFKIT_STRICT, dst, cap).written;
-    return (thread_seconds() - start) * 1e9 / (double)calls;
-}
+#include "call_cost.h"
 
 int main(int argc, char **argv)
 {

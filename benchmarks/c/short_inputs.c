@@ -14,34 +14,14 @@
  * with a space every 6 characters; CJK; emoji (U+1F600.., a surrogate pair
  * each in UTF-16) with a space every 4.  Sizes are of the input, cut down
  * to whole characters.  The room is the worst case plus 128 bytes (what
- * src/utfkit/_direct.c gives, ROOM_SLACK).
+ * src/utfkit/_direct.h gives, ROOM_SLACK).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "utfkit.h"
-
-static double thread_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static volatile size_t keep;
-
-/* ns per call of one conversion into dst[0..cap), over `calls` calls */
-static double ns_per_call(const uint8_t *src, size_t len, int from, int to, uint8_t *dst, size_t cap,
-                          long calls)
-{
-    double start = thread_seconds();
-    for (long c = 0; c < calls; c++)
-        keep = utfkit_transcode(src, len, from, to, UTFKIT_STRICT, dst, cap).written;
-    return (thread_seconds() - start) * 1e9 / (double)calls;
-}
+#include "call_cost.h"
 
 #define CHARS 128
 #define ROUNDS 11
