@@ -261,6 +261,33 @@ str_from_utf8(const uint8_t *src, Py_ssize_t len, Py_ssize_t characters, Py_UCS4
     return text;
 }
 
+/* The UTF-8 src[0..len), whose first `ascii` bytes are ASCII and whose
+ * storage fits the stack (len <= STAGE_TEXT_UP_TO), converted by the core
+ * to Latin-1, strict, into a new str of 1-byte storage: the conversion
+ * validates as it goes and stops at an ill-formed sequence or a character
+ * above U+00FF (Unicode 3.9 Table 3-7 again: C2 and C3 lead exactly
+ * U+0080..U+00FF), so it needs no validation pass before it.  The str; None
+ * (a new reference) when the conversion stopped; NULL with an exception
+ * set. */
+static PyObject *
+latin1_str_from_utf8(const uint8_t *src, size_t len, size_t ascii)
+{
+    uint8_t staged[STAGE_TEXT_UP_TO + ROOM_SLACK];
+    int64_t written;
+    CORE_CALL(len - ascii, written = direct_core.transcode_packed(src + ascii, len - ascii,
+                                                                  STRICT_HOW(UTFKIT_UTF8, UTFKIT_LATIN1),
+                                                                  staged, sizeof staged));
+    if (written < 0)
+        Py_RETURN_NONE;
+    /* at least one character 80..FF (src[ascii] leads one): not ASCII */
+    PyObject *text = PyUnicode_New((Py_ssize_t)(ascii + (size_t)written), 0xFF);
+    if (text != NULL) {
+        memcpy(PyUnicode_DATA(text), src, ascii);
+        memcpy((uint8_t *)PyUnicode_DATA(text) + ascii, staged, (size_t)written);
+    }
+    return text;
+}
+
 /* The UTF-8 src[0..len), strict, into a new str: exactly CPython's
  * bytes.decode(), errors included.  src is a bytes object's memory (which
  * no one can change while the GIL is released); NULL with an exception set. */
@@ -277,10 +304,25 @@ direct_decode_utf8(const uint8_t *src, Py_ssize_t len)
             memcpy(PyUnicode_DATA(text), src, (size_t)len);
         return text;
     }
-    /* the rest, from the first byte 80..FF: validated, with its characters
-     * and UTF-16 units (a supplementary character is 2) counted, one pass */
     const uint8_t *rest = src + ascii;
     size_t rest_length = (size_t)len - ascii, characters = 0, units = 0;
+    /* 1-byte storage (PEP 393's canonical form, which str comparison relies
+     * on) when no character is above U+00FF: the scan stops at the first
+     * such character, right after the ASCII prefix in most non-Latin text;
+     * mostly-Latin text then goes to Latin-1 in one pass.  (The scan reads
+     * lead bytes as if the text were well-formed; the strict conversion,
+     * or the validation below, sees whether it is.) */
+    int wide;
+    CORE_CALL(rest_length, wide = above_latin1(rest, rest_length));
+    if (!wide && (size_t)len <= STAGE_TEXT_UP_TO) {
+        PyObject *text = latin1_str_from_utf8(src, (size_t)len, ascii);
+        if (text != Py_None)
+            return text;
+        Py_DECREF(text); /* ill-formed: CPython raises its own error */
+        return PyUnicode_DecodeUTF8((const char *)src, len, "strict");
+    }
+    /* the rest, from the first byte 80..FF: validated, with its characters
+     * and UTF-16 units (a supplementary character is 2) counted, one pass */
     int valid;
     CORE_CALL(rest_length, valid = direct_core.validate_lengths(rest, rest_length, &characters, &units));
     if (!valid) /* CPython raises its own error */
@@ -290,12 +332,7 @@ direct_decode_utf8(const uint8_t *src, Py_ssize_t len)
     if (units != characters) { /* a supplementary character: 4-byte storage */
         text = str_from_utf8(src, len, n, 0x10FFFF, NATIVE_UTF32, 4 * (size_t)n);
     } else {
-        /* 2-byte storage if a character is above U+00FF, else 1-byte: PEP
-         * 393's canonical form, which str comparison relies on (the scan
-         * stops at the first such character, right after the ASCII prefix
-         * in most non-Latin text) */
-        int wide;
-        CORE_CALL(rest_length, wide = above_latin1(rest, rest_length));
+        /* 2-byte storage if a character is above U+00FF, else 1-byte */
         text = wide ? str_from_utf8(src, len, n, 0xFFFF, NATIVE_UTF16, 2 * (size_t)n)
                     : str_from_utf8(src, len, n, 0xFF, UTFKIT_LATIN1, (size_t)n);
     }
