@@ -137,6 +137,25 @@ call_method(PyObject *self, PyObject *name, PyObject *const *args, Py_ssize_t na
     return result;
 }
 
+/* The class's Exclusive guard (its token list, [True] when free), taken
+ * while a call of `length` bytes may release the GIL (CORE_CALL), so that a
+ * call from another thread meanwhile is refused, as the class's own path
+ * refuses it: 1 taken, 0 not needed, -1 with an exception set. */
+static int
+guard_take(PyObject *token, Py_ssize_t length)
+{
+    if (length < KEEP_GIL_BELOW)
+        return 0;
+    return PyList_SetSlice(token, 0, 1, NULL) != 0 ? -1 : 1;
+}
+
+/* Gives back what guard_take took: 0, or -1 with an exception set. */
+static int
+guard_give(PyObject *token, int taken)
+{
+    return taken == 1 && PyList_Append(token, Py_True) != 0 ? -1 : 0;
+}
+
 /* 1 when feed() may be answered here: the source's form decided, the
  * target's mark written (or none), the state set, and no caller holding
  * the guard. */
@@ -170,10 +189,8 @@ transcoder_feed(TranscoderBase *self, PyObject *const *args, Py_ssize_t nargs, P
         direct_input_release(&in);
         return NULL;
     }
-    /* the guard taken while the call may release the GIL: a call from
-     * another thread meanwhile is refused, as the class's own path refuses it */
-    int guarded = in.length >= KEEP_GIL_BELOW;
-    if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0) {
+    int guarded = guard_take(self->token, in.length);
+    if (guarded < 0) {
         Py_DECREF(output);
         direct_input_release(&in);
         return NULL;
@@ -184,7 +201,7 @@ transcoder_feed(TranscoderBase *self, PyObject *const *args, Py_ssize_t nargs, P
                                                               self->mode, (uint8_t *)PyBytes_AS_STRING(output),
                                                               (size_t)capacity));
     direct_input_release(&in);
-    if (guarded && PyList_Append(self->token, Py_True) != 0) {
+    if (guard_give(self->token, guarded) < 0) {
         Py_DECREF(output);
         return NULL;
     }
@@ -324,15 +341,13 @@ decoder_decode(DecoderBase *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t len = PyBytes_GET_SIZE(data);
     Py_ssize_t held = final ? 0 : (Py_ssize_t)direct_core.incomplete_suffix_length(src, (size_t)len, UTFKIT_UTF8);
-    /* the guard taken while direct_decode_utf8 may release the GIL: a call from
-     * another thread meanwhile is refused, as the class's own path refuses it */
-    int guarded = len >= KEEP_GIL_BELOW;
-    if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0) {
+    int guarded = guard_take(self->token, len);
+    if (guarded < 0) {
         Py_DECREF(data);
         return NULL;
     }
     PyObject *text = direct_decode_utf8(src, len - held);
-    if (guarded && PyList_Append(self->token, Py_True) != 0) {
+    if (guard_give(self->token, guarded) < 0) {
         Py_XDECREF(text);
         Py_DECREF(data);
         return NULL;
@@ -465,14 +480,11 @@ validator_feed(ValidatorBase *self, PyObject *const *args, Py_ssize_t nargs, PyO
     if (kwnames == NULL && PyVectorcall_NARGS(nargs) == 1 && PyBytes_CheckExact(args[0]) && direct_core.utf8_validate != NULL
         && validator_direct(self)) {
         Py_ssize_t length = PyBytes_GET_SIZE(args[0]);
-        /* direct_utf8_bytes_valid releases the GIL from KEEP_GIL_BELOW bytes (CORE_CALL):
-         * the guard is taken meanwhile, so that a call from another thread is
-         * refused, as the class's own path refuses it */
-        int guarded = length >= KEEP_GIL_BELOW;
-        if (guarded && PyList_SetSlice(self->token, 0, 1, NULL) != 0)
+        int guarded = guard_take(self->token, length);
+        if (guarded < 0)
             return NULL;
         int valid = direct_utf8_bytes_valid(args[0]);
-        if (guarded && PyList_Append(self->token, Py_True) != 0)
+        if (guard_give(self->token, guarded) < 0)
             return NULL;
         if (valid) {
             self->base += length;
