@@ -1283,10 +1283,10 @@ static inline uint8_t *put_utf32_from_utf16(uint8_t *out, __m512i units, __mmask
  * lines.  The output runs at twice the input's pace, so once the output is
  * at a line boundary the step loop's input loads are unaligned unless src
  * and dst happen to be placed alike, and half of them then span two lines.
- * This loop is bound by the stores into L2 (writing only, no loads, runs
- * about 10 % faster than this loop on the corpus' L2-sized outputs); with
- * split loads, prefetching the output lines ahead gained nothing, with
- * aligned ones 5-7 %.  Each output vector's 16 units are picked from the
+ * This loop is bound by the stores into L2: on the corpus' L2-sized
+ * outputs, storing alone (no loads) runs 7-10 % faster than it.  With
+ * split loads, prefetching the output lines ahead gained nothing; with
+ * aligned ones, 5-7 % (a probe outside the repository).  Each output vector's 16 units are picked from the
  * window before them and the next by one VPERMT2W, zeroing the high half
  * of each 32-bit lane (the unit widened).  Every window is tested whole
  * for surrogates before any of it is used, so the loop stops at the last
