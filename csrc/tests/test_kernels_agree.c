@@ -973,6 +973,106 @@ static void utf32_units_at_every_position(const char *const *kernels, size_t ker
            inputs, kernel_count);
 }
 
+/* ---- UTF-16 -> UTF-32 at every alignment of input and output ----
+ *
+ * The avx512 kernel converts runs of the BMP from aligned 64-byte windows
+ * of the input into aligned lines of the output, picking each output
+ * vector's units from two windows at a shift set by where the input stands
+ * in its window when the output reaches a line (the output runs at twice
+ * the input's pace); a window is tested whole for surrogates before any of
+ * it is used.  A text of BMP units (Cyrillic, CJK, E000..FFFF, and D7FF,
+ * E000, FFFF at the edges of the surrogates) with a lone lead, a lone trail
+ * or a surrogate pair (Table 3-5) at every position of the first 200 units
+ * (the head, the first windows, the loop's return after a pair), and
+ * without one, cut at lengths that end a window early or late; the input
+ * at a 64-byte boundary (at the start of its allocation: a read before it
+ * is out of bounds as one past its end is), 16 and 40 bytes past one, and
+ * at an odd address; the output at every 4-byte offset of a line (every
+ * shift), 2 past one and odd; every pair of byte orders, strict and with
+ * replacement: status, position, length and bytes of every kernel against
+ * scalar's, and nothing written past what scalar writes. */
+static void utf16_to_utf32_at_every_alignment(const char *const *kernels, size_t kernel_count)
+{
+    enum { UNITS = 700, POSITIONS = 200 };
+    static const size_t src_offsets[] = {0, 16, 40, 1};
+    static const size_t dst_offsets[] = {0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 2, 1};
+    static const size_t trims[] = {0, 1, 17, 31, 32, 33};
+    static const struct {
+        uint16_t unit, next;
+    } damages[] = {{0, 0}, {0xD800, 0}, {0xDFFF, 0}, {0xD83D, 0xDE00}};
+    uint16_t text[UNITS];
+    for (size_t u = 0; u < UNITS; u++)
+        text[u] = u % 37 == 36 ? (uint16_t)(u % 3 == 0 ? 0xD7FF : u % 3 == 1 ? 0xE000 : 0xFFFF)
+                : u % 5 == 4 ? (uint16_t)(0xE000 + below(0x2000))
+                : u % 2      ? (uint16_t)(0x4E00 + below(0x5000))
+                             : (uint16_t)(0x410 + below(0x40));
+    size_t room = 4 * UNITS;
+    uint8_t *dst = NULL, *expected = malloc(room);
+    if (expected == NULL || posix_memalign((void **)&dst, 64, 64 + room + 64) != 0)
+        return;
+    unsigned long long inputs = 0;
+    int failures_before = failures;
+    for (size_t s = 0; s < sizeof src_offsets / sizeof src_offsets[0]; s++) {
+        /* exactly up to the text's end: any over-read is out of bounds */
+        uint8_t *block = NULL;
+        if (posix_memalign((void **)&block, 64, src_offsets[s] + 2 * UNITS) != 0)
+            break;
+        uint8_t *src = block + src_offsets[s];
+        for (int orders = 0; orders < 4; orders++) {
+            int from = orders & 1 ? UTFKIT_UTF16BE : UTFKIT_UTF16LE;
+            int to = orders & 2 ? UTFKIT_UTF32BE : UTFKIT_UTF32LE;
+            for (size_t d = 0; d < sizeof damages / sizeof damages[0]; d++)
+                for (size_t at = 0; at < (d == 0 ? sizeof trims / sizeof trims[0] : POSITIONS); at++) {
+                    size_t len = 2 * (UNITS - (d == 0 ? trims[at] : 0));
+                    for (size_t u = 0; u < len / 2; u++) {
+                        uint16_t unit = d != 0 && u == at                             ? damages[d].unit
+                                      : d != 0 && u == at + 1 && damages[d].next != 0 ? damages[d].next
+                                                                                      : text[u];
+                        put_unit(src + 2 * u, unit, orders & 1);
+                    }
+                    for (size_t o = 0; o < sizeof dst_offsets / sizeof dst_offsets[0] && failures - failures_before < 10; o++)
+                        for (int errors = UTFKIT_STRICT; errors <= UTFKIT_REPLACE; errors++) {
+                            uint8_t *out = dst + 64 + dst_offsets[o];
+                            utfkit_set_backend("scalar");
+                            size_t exact = utfkit_transcode(src, len, from, to, errors, out, room).written;
+                            /* room to spare, and just the room scalar's answer needs */
+                            for (size_t c = 0; c < 2; c++) {
+                                size_t cap = c == 0 ? room : exact;
+                                utfkit_set_backend("scalar");
+                                utfkit_result want = utfkit_transcode(src, len, from, to, errors, out, cap);
+                                memcpy(expected, out, want.written);
+                                inputs++;
+                                for (size_t k = 1; k < kernel_count; k++) {
+                                    utfkit_set_backend(kernels[k]);
+                                    memset(dst, GUARD, 64 + room + 64);
+                                    utfkit_result got = utfkit_transcode(src, len, from, to, errors, out, cap);
+                                    int guarded = 1;
+                                    for (uint8_t *b = dst; b < out; b++)
+                                        guarded &= *b == GUARD;
+                                    for (uint8_t *b = out + cap; b < dst + 64 + room + 64; b++)
+                                        guarded &= *b == GUARD;
+                                    if (got.status != want.status || got.position != want.position ||
+                                        got.written != want.written)
+                                        report(src, len, kernels[k], "UTF-16 -> UTF-32 (every alignment): position",
+                                               (long long)want.position, (long long)got.position);
+                                    else if (memcmp(expected, out, want.written) != 0)
+                                        report(src, len, kernels[k], "UTF-16 -> UTF-32 (every alignment): bytes", 0, 1);
+                                    else if (!guarded)
+                                        report(src, len, kernels[k],
+                                               "UTF-16 -> UTF-32 (every alignment): wrote outside dst[0..cap)", 0, 1);
+                                }
+                            }
+                        }
+                }
+        }
+        free(block);
+    }
+    free(dst);
+    free(expected);
+    printf("%llu UTF-16 -> UTF-32 conversions at every alignment of input and output under %zu kernels\n",
+           inputs, kernel_count);
+}
+
 /* ---- UTF-8 lengths of UTF-16 from every offset of a line ----
  *
  * The vector kernels count the UTF-8 length of UTF-16 (utf_lengths.h) a
@@ -1640,6 +1740,7 @@ int main(int argc, char **argv)
     output_at_every_line_offset(available, kernels);
     utf16_surrogates_at_every_position(available, kernels, inputs <= 20000);
     utf32_units_at_every_position(available, kernels);
+    utf16_to_utf32_at_every_alignment(available, kernels);
     utf16_lengths_at_every_offset(available, kernels);
     bmp_writers_stop_at_every_position(available, kernels, inputs <= 20000);
     bounds_at_every_length(available, kernels, inputs <= 20000);
