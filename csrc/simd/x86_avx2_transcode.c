@@ -375,21 +375,6 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
             i += 32;
             continue;
         }
-        if (byte_mask(at_least(block, 0xF0)) == 0) {
-            /* characters of one, two and three bytes: a run of such
-             * blocks, if this one is well-formed */
-            uint8_t *at = utf16 ? byte_writer_before_wide_store(&writer) : out;
-            run_end run = (utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)
-                                 : (big_endian ? mixed_run_utf32be : mixed_run_utf32le))(src + i, len - i, at);
-            if (run.consumed != 0) {
-                i += run.consumed;
-                if (utf16)
-                    writer.out = run.out;
-                else
-                    out = run.out;
-                continue;
-            }
-        }
         /* 80..BF are the signed bytes below -64 */
         __m256i is_continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
         uint32_t continuation = byte_mask(is_continuation);
@@ -467,6 +452,21 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                     out += 32;
                 }
                 i += 32;
+                continue;
+            }
+        }
+        if (byte_mask(at_least(block, 0xF0)) == 0) {
+            /* characters of one, two and three bytes: a run of such
+             * blocks, if this one is well-formed */
+            uint8_t *at = utf16 ? byte_writer_before_wide_store(&writer) : out;
+            run_end run = (utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)
+                                 : (big_endian ? mixed_run_utf32be : mixed_run_utf32le))(src + i, len - i, at);
+            if (run.consumed != 0) {
+                i += run.consumed;
+                if (utf16)
+                    writer.out = run.out;
+                else
+                    out = run.out;
                 continue;
             }
         }
