@@ -274,6 +274,24 @@ static inline uint8_t *put_run_block(uint8_t *out, __m256i block, __m256i previo
     return put_run_units(out, _mm256_extracti128_si256(second_halves, 1), last >> 24, big_endian, utf16);
 }
 
+/* Writes 32 ASCII bytes as 32 code units (whole stores: 2 or 4 bytes per byte read). */
+static inline uint8_t *put_ascii_block(uint8_t *out, __m256i block, int big_endian, int utf16)
+{
+    if (utf16) {
+        __m256i low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(block));
+        __m256i high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(block, 1));
+        _mm256_storeu_si256((__m256i *)out, big_endian ? swap_16(low) : low);
+        _mm256_storeu_si256((__m256i *)(out + 32), big_endian ? swap_16(high) : high);
+        return out + 64;
+    }
+    for (int quarter = 0; quarter < 4; quarter++) {
+        __m128i part = quarter < 2 ? _mm256_castsi256_si128(block) : _mm256_extracti128_si256(block, 1);
+        __m256i units = _mm256_cvtepu8_epi32(quarter & 1 ? _mm_srli_si128(part, 8) : part);
+        _mm256_storeu_si256((__m256i *)(out + 32 * quarter), big_endian ? swap_32(units) : units);
+    }
+    return out + 128;
+}
+
 static inline __attribute__((always_inline)) run_end mixed_run(const uint8_t *src, size_t len, uint8_t *out,
                                                                int big_endian, int utf16)
 {
@@ -283,8 +301,13 @@ static inline __attribute__((always_inline)) run_end mixed_run(const uint8_t *sr
     uint64_t last_wanted = 0; /* the last block's `wanted` */
     for (; len - i >= 32; i += 32) {
         __m256i block = _mm256_loadu_si256((const __m256i *)(src + i));
-        if ((byte_mask(block) | owed) == 0)
-            break;
+        if (__builtin_expect((byte_mask(block) | owed) == 0, 0)) {
+            /* 32 characters of one byte, widened as they are */
+            out = put_ascii_block(out, block, big_endian, utf16);
+            previous = block;
+            last_wanted = 0;
+            continue;
+        }
         run_block b = check_run_block(block, previous, owed);
         if (b.failed)
             break;
