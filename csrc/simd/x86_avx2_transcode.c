@@ -14,7 +14,10 @@
  *     one or two before it (the byte-wise method of x86_avx512_transcode.c)
  *     and the code units at last bytes are packed 8 positions at a time (a
  *     surrogate pair takes the last two bytes of its character).  Blocks
- *     that are not well-formed go to the scalar reader.
+ *     that are not well-formed go to the scalar reader.  Text of
+ *     characters of one to three bytes goes to mixed_run, 32 bytes per
+ *     step at a fixed stride, each code unit computed at its character's
+ *     last byte from the bytes before it, which may be the block before's.
  *   UTF-16 / UTF-32 -> UTF-8, 16 units per step: units of the BMP that are
  *     not surrogates are encoded in their 16-bit lanes (the first two bytes;
  *     the third in a second vector), interleaved into 32-bit lanes lead
@@ -173,12 +176,13 @@ static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops,
  * the next (`owed` carries those of the next), and there are none
  * elsewhere; E0 is followed by A0..BF and ED by 80..9F; C0 and C1 begin no
  * row; no byte follows F0..FF.  A lead byte's fault shows at the byte
- * after it, so in the next block for a lead at a block's last byte.  The
- * run stops before a block where this fails, before a block of ASCII that
- * owes nothing to the one before (the ASCII loop of the steps takes it),
- * and when fewer than 32 bytes are left.  It returns the bytes of the
- * whole characters written -- not the one the last block cuts -- and where
- * their code units end. */
+ * after it, so in the next block for a lead at a block's last byte.  A
+ * block of ASCII that owes nothing to the one before is widened as it is
+ * (text that mixes ASCII with such characters stays in the run).  The run
+ * stops before a block where the check fails (an ill-formed block, or a
+ * byte F0..FF: the steps take it) and when fewer than 32 bytes are left.
+ * It returns the bytes of the whole characters written -- not the one the
+ * last block cuts -- and where their code units end. */
 typedef struct run_end {
     size_t consumed;
     uint8_t *out;
