@@ -1,7 +1,8 @@
 /*
  * short_inputs.c -- what utfkit_transcode costs a call on short UTF-16 and
  * UTF-32 inputs (16..256 bytes): what the Python encode of a str with 2- or
- * 4-byte storage hands the core.  ns per call, per pair, per text, per
+ * 4-byte storage hands the core; and on short UTF-8 inputs into UTF-16LE
+ * and UTF-32LE (what decode hands it).  ns per call, per pair, per text, per
  * size, per kernel; every round runs every size of a (pair, text) once on
  * each kernel, in turn (interleaved), and the figure is the best round
  * (thread CPU time).
@@ -10,7 +11,8 @@
  *   /tmp/short_inputs [KERNEL,KERNEL...]       (default: avx512,avx2,sse4 where available)
  *
  * Pairs: UTF-16LE -> UTF-8 and UTF-32LE -> UTF-8 (the encode case),
- * UTF-16LE -> UTF-32LE and UTF-32LE -> UTF-16LE.  Texts: ASCII; Cyrillic
+ * UTF-16LE -> UTF-32LE and UTF-32LE -> UTF-16LE, UTF-8 -> UTF-16LE and
+ * UTF-8 -> UTF-32LE (the decode case).  Texts: ASCII; Cyrillic
  * with a space every 6 characters; CJK; emoji (U+1F600.., a surrogate pair
  * each in UTF-16) with a space every 4.  Sizes are of the input, cut down
  * to whole characters.  The room is the worst case plus 128 bytes (what
@@ -66,6 +68,8 @@ int main(int argc, char **argv)
         {"UTF-32LE -> UTF-8", UTFKIT_UTF32LE, UTFKIT_UTF8, 4, 1},
         {"UTF-16LE -> UTF-32LE", UTFKIT_UTF16LE, UTFKIT_UTF32LE, 2, 2},
         {"UTF-32LE -> UTF-16LE", UTFKIT_UTF32LE, UTFKIT_UTF16LE, 4, 1},
+        {"UTF-8 -> UTF-16LE", UTFKIT_UTF8, UTFKIT_UTF16LE, 1, 2},
+        {"UTF-8 -> UTF-32LE", UTFKIT_UTF8, UTFKIT_UTF32LE, 1, 4},
     };
     static uint32_t cp[CHARS];
     static uint8_t src[4 * CHARS + 64], dst[4096];
@@ -85,6 +89,9 @@ int main(int argc, char **argv)
                 /* whole characters: no lead surrogate last */
                 if (pairs[p].unit == 2 && (src[len - 1] & 0xFC) == 0xD8)
                     len -= 2;
+                /* (UTF-8: no continuation byte first after the cut) */
+                while (pairs[p].unit == 1 && len < full && (src[len] & 0xC0) == 0x80)
+                    len--;
                 lens[s] = len;
             }
             double best[MAX_KERNELS][NSIZES];

@@ -14,7 +14,10 @@
  *     one or two before it (the byte-wise method of x86_avx512_transcode.c)
  *     and the code units at last bytes are packed 8 positions at a time (a
  *     surrogate pair takes the last two bytes of its character).  Blocks
- *     that are not well-formed go to the scalar reader.
+ *     that are not well-formed go to the scalar reader.  Text of
+ *     characters of one to three bytes goes to mixed_run, 32 bytes per
+ *     step at a fixed stride, each code unit computed at its character's
+ *     last byte from the bytes before it, which may be the block before's.
  *   UTF-16 / UTF-32 -> UTF-8, 16 units per step: units of the BMP that are
  *     not surrogates are encoded in their 16-bit lanes (the first two bytes;
  *     the third in a second vector), interleaved into 32-bit lanes lead
@@ -158,6 +161,194 @@ static inline uint8_t *put_wide_units(uint8_t *out, __m128i units, __m128i tops,
     return out + 4 * count;
 }
 
+/* Runs of blocks of characters of one, two and three bytes (no byte
+ * F0..FF), as in Cyrillic, Greek, Arabic or Hebrew words between ASCII
+ * spaces, or Hindi, Thai and Korean text: the general step below waits for
+ * the length of the step before it (where its last whole character ends)
+ * before it can load its block, so on such text it runs at the latency of
+ * that chain.  Here the blocks go at a fixed stride of 32 bytes: each
+ * character's code unit is computed at its last byte from that byte and
+ * the two before it, which may lie in the block before, and a character
+ * that goes on into the next block is written with that block.
+ *
+ * Checked against Unicode 3.9 Table 3-7: every C2..DF lead byte has one
+ * continuation byte after it and every E0..EF lead two, in this block or
+ * the next (`owed` carries those of the next), and there are none
+ * elsewhere; E0 is followed by A0..BF and ED by 80..9F; C0 and C1 begin no
+ * row; no byte follows F0..FF.  A lead byte's fault shows at the byte
+ * after it, so in the next block for a lead at a block's last byte.  A
+ * block of ASCII that owes nothing to the one before is widened as it is
+ * (text that mixes ASCII with such characters stays in the run).  The run
+ * stops before a block where the check fails (an ill-formed block, or a
+ * byte F0..FF: the steps take it) and when fewer than 32 bytes are left.
+ * It returns the bytes of the whole characters written -- not the one the
+ * last block cuts -- and where their code units end. */
+typedef struct run_end {
+    size_t consumed;
+    uint8_t *out;
+} run_end;
+
+/* What the run knows of one block once it is checked. */
+typedef struct run_block {
+    uint64_t wanted; /* bit k: byte k must be a continuation byte (bits 32, 33: the next block's) */
+    uint32_t failed; /* nonzero if the block breaks Table 3-7 or follows a byte F0..FF */
+    __m256i is_continuation;
+    __m256i before; /* the byte before each byte (the block before's byte 31 before byte 0) */
+} run_block;
+
+/* The bytes one and two places before each byte of `block`, those before
+ * its first bytes from the end of `previous`. */
+static inline __m256i one_byte_back(__m256i block, __m256i previous)
+{
+    return _mm256_alignr_epi8(block, _mm256_permute2x128_si256(previous, block, 0x21), 15);
+}
+
+static inline __m256i two_bytes_back(__m256i block, __m256i previous)
+{
+    return _mm256_alignr_epi8(block, _mm256_permute2x128_si256(previous, block, 0x21), 14);
+}
+
+static inline run_block check_run_block(__m256i block, __m256i previous, uint64_t owed)
+{
+    run_block b;
+    uint32_t non_ascii = byte_mask(block);
+    /* E0..FF are the signed bytes above -33 that are not ASCII; 80..BF those below -64 */
+    uint32_t three = byte_mask(_mm256_cmpgt_epi8(block, _mm256_set1_epi8(-33))) & non_ascii;
+    b.is_continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
+    uint32_t continuation = byte_mask(b.is_continuation);
+    uint32_t leads = non_ascii & ~continuation;
+    b.wanted = (uint64_t)leads << 1 | (uint64_t)three << 2 | owed;
+    b.before = one_byte_back(block, previous);
+    __m256i after_c0_c1 = _mm256_cmpeq_epi8(_mm256_or_si256(b.before, _mm256_set1_epi8(1)),
+                                            _mm256_set1_epi8((char)0xC1));
+    __m256i after_f0_ff = at_least(b.before, 0xF0);
+    /* E0 then 80..9F (below -96 as signed bytes), ED then A0..BF (above -97) */
+    __m256i narrow = _mm256_or_si256(
+        _mm256_and_si256(_mm256_cmpeq_epi8(b.before, _mm256_set1_epi8((char)0xE0)),
+                         _mm256_cmpgt_epi8(_mm256_set1_epi8(-96), block)),
+        _mm256_and_si256(_mm256_cmpeq_epi8(b.before, _mm256_set1_epi8((char)0xED)),
+                         _mm256_cmpgt_epi8(block, _mm256_set1_epi8(-97))));
+    b.failed = ((uint32_t)b.wanted ^ continuation) |
+               byte_mask(_mm256_or_si256(narrow, _mm256_or_si256(after_c0_c1, after_f0_ff)));
+    return b;
+}
+
+/* Packs the code units of the positions set in `last` (8 bits) of eight
+ * 16-bit lanes and stores them whole at out: 16 bytes of UTF-16, or 32 of
+ * UTF-32, for the 8 input bytes they come from, so within the room of the
+ * worst case (kernels.h) of what the run has read.  Returns the end of the
+ * units kept. */
+static inline uint8_t *put_run_units(uint8_t *out, __m128i units, unsigned last, int big_endian, int utf16)
+{
+    units = _mm_shuffle_epi8(units, _mm_load_si128((const __m128i *)utfkit_kept_units[last]));
+    unsigned count = (unsigned)__builtin_popcount(last);
+    if (utf16) {
+        _mm_storeu_si128((__m128i *)out, units);
+        return out + 2 * count;
+    }
+    __m256i wide = _mm256_cvtepu16_epi32(units);
+    if (big_endian)
+        wide = swap_32(wide);
+    _mm256_storeu_si256((__m256i *)out, wide);
+    return out + 4 * count;
+}
+
+/* Writes the code units of the characters that end in a checked block: at
+ * each character's last byte, low byte yyxxxxxx and high byte zzzzyyyy
+ * (Table 3-6; 16-bit shifts, the bits they carry across bytes masked off). */
+static inline uint8_t *put_run_block(uint8_t *out, __m256i block, __m256i previous, const run_block *b,
+                                     int big_endian, int utf16)
+{
+    __m256i continued = _mm256_and_si256(b->is_continuation, _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), b->before));
+    __m256i two_before = _mm256_and_si256(two_bytes_back(block, previous), continued);
+    __m256i before = _mm256_and_si256(b->before, b->is_continuation);
+    __m256i low = _mm256_or_si256(_mm256_and_si256(block, _mm256_set1_epi8(0x7F)),
+                                  _mm256_and_si256(_mm256_slli_epi16(before, 6), _mm256_set1_epi8((char)0xC0)));
+    __m256i high = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(before, 2), _mm256_set1_epi8(0x0F)),
+                                   _mm256_and_si256(_mm256_slli_epi16(two_before, 4), _mm256_set1_epi8((char)0xF0)));
+    /* a byte ends a character unless a continuation byte is wanted after it */
+    uint32_t last = ~(uint32_t)(b->wanted >> 1);
+    int swap = utf16 && big_endian;
+    /* bytes 0..7 and 16..23; 8..15 and 24..31 */
+    __m256i first_halves = swap ? _mm256_unpacklo_epi8(high, low) : _mm256_unpacklo_epi8(low, high);
+    __m256i second_halves = swap ? _mm256_unpackhi_epi8(high, low) : _mm256_unpackhi_epi8(low, high);
+    out = put_run_units(out, _mm256_castsi256_si128(first_halves), last & 0xFF, big_endian, utf16);
+    out = put_run_units(out, _mm256_castsi256_si128(second_halves), last >> 8 & 0xFF, big_endian, utf16);
+    out = put_run_units(out, _mm256_extracti128_si256(first_halves, 1), last >> 16 & 0xFF, big_endian, utf16);
+    return put_run_units(out, _mm256_extracti128_si256(second_halves, 1), last >> 24, big_endian, utf16);
+}
+
+/* Writes 32 ASCII bytes as 32 code units (whole stores: 2 or 4 bytes per byte read). */
+static inline uint8_t *put_ascii_block(uint8_t *out, __m256i block, int big_endian, int utf16)
+{
+    if (utf16) {
+        __m256i low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(block));
+        __m256i high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(block, 1));
+        _mm256_storeu_si256((__m256i *)out, big_endian ? swap_16(low) : low);
+        _mm256_storeu_si256((__m256i *)(out + 32), big_endian ? swap_16(high) : high);
+        return out + 64;
+    }
+    for (int quarter = 0; quarter < 4; quarter++) {
+        __m128i part = quarter < 2 ? _mm256_castsi256_si128(block) : _mm256_extracti128_si256(block, 1);
+        __m256i units = _mm256_cvtepu8_epi32(quarter & 1 ? _mm_srli_si128(part, 8) : part);
+        _mm256_storeu_si256((__m256i *)(out + 32 * quarter), big_endian ? swap_32(units) : units);
+    }
+    return out + 128;
+}
+
+static inline __attribute__((always_inline)) run_end mixed_run(const uint8_t *src, size_t len, uint8_t *out,
+                                                               int big_endian, int utf16)
+{
+    size_t i = 0;
+    __m256i previous = _mm256_setzero_si256();
+    uint64_t owed = 0;        /* continuation bytes owed at bits 0..1 of the next block */
+    uint64_t last_wanted = 0; /* the last block's `wanted` */
+    for (; len - i >= 32; i += 32) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(src + i));
+        if (__builtin_expect((byte_mask(block) | owed) == 0, 0)) {
+            /* 32 characters of one byte, widened as they are */
+            out = put_ascii_block(out, block, big_endian, utf16);
+            previous = block;
+            last_wanted = 0;
+            continue;
+        }
+        run_block b = check_run_block(block, previous, owed);
+        if (b.failed)
+            break;
+        out = put_run_block(out, block, previous, &b, big_endian, utf16);
+        previous = block;
+        last_wanted = b.wanted;
+        owed = last_wanted >> 32;
+    }
+    /* A character still owed bytes began at the last block's last byte
+     * that is no lead's continuation byte (`wanted` marks those): it is
+     * left for the caller. */
+    run_end end = {owed != 0 ? i - 32 + (size_t)(31 - __builtin_clz(~(uint32_t)last_wanted)) : i, out};
+    return end;
+}
+
+/* One copy per output form, called rather than inlined and each at the
+ * start of a cache line, so that the steps' loop keeps its registers and
+ * the run's loop its place relative to the instruction fetch windows
+ * whatever code is around it. */
+#define MIXED_RUN_FUNCTION __attribute__((noinline, aligned(64)))
+static MIXED_RUN_FUNCTION run_end mixed_run_utf16le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 1);
+}
+static MIXED_RUN_FUNCTION run_end mixed_run_utf16be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 1);
+}
+static MIXED_RUN_FUNCTION run_end mixed_run_utf32le(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 0, 0);
+}
+static MIXED_RUN_FUNCTION run_end mixed_run_utf32be(const uint8_t *src, size_t len, uint8_t *out)
+{
+    return mixed_run(src, len, out, 1, 0);
+}
+
 /* (Always inlined: each caller's constant `big_endian` and `utf16` then
  * take their branches out of the loop.) */
 static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t *src, size_t len,
@@ -288,6 +479,21 @@ static inline __attribute__((always_inline)) size_t utf8_to_units(const uint8_t 
                     out += 32;
                 }
                 i += 32;
+                continue;
+            }
+        }
+        if (byte_mask(at_least(block, 0xF0)) == 0) {
+            /* characters of one, two and three bytes: a run of such
+             * blocks, if this one is well-formed */
+            uint8_t *at = utf16 ? byte_writer_before_wide_store(&writer) : out;
+            run_end run = (utf16 ? (big_endian ? mixed_run_utf16be : mixed_run_utf16le)
+                                 : (big_endian ? mixed_run_utf32be : mixed_run_utf32le))(src + i, len - i, at);
+            if (run.consumed != 0) {
+                i += run.consumed;
+                if (utf16)
+                    writer.out = run.out;
+                else
+                    out = run.out;
                 continue;
             }
         }

@@ -500,6 +500,98 @@ static void form_stops_at_every_position(const char *const *kernels, size_t kern
            inputs, kernel_count);
 }
 
+/* ---- UTF-8 -> UTF-16 / UTF-32: damage at every position of the runs ----
+ *
+ * The UTF-8 readers of the sse4 and avx2 kernels take text of characters
+ * of one to three bytes in runs of blocks at a fixed stride: a character
+ * cut by a block's end is written with the next block, a lead byte's
+ * fault shows in the block of the byte after it, and the run stops before
+ * a block of ASCII, a byte F0..FF or an ill-formed block, leaving a cut
+ * character to what follows.  Texts of such characters (Cyrillic words
+ * between spaces, Cyrillic alone, Cyrillic, Devanagari and Hangul mixed
+ * with ASCII, Latin letters in ASCII, Cyrillic with an emoji now and then)
+ * with one damage or well-formed edge case at every position of their
+ * first 230 bytes (past seven blocks of 32), converted into UTF-16 and
+ * UTF-32 of both byte orders, strict and replace, into an output at two
+ * offsets: status, position and bytes of every kernel against scalar's.
+ * The input is exactly len bytes on the heap: any over-read is out of
+ * bounds under the sanitizers. */
+static const char *const run_damages[] = {
+    "\xFF", "A", "\xE0\x9F\x80", "\xED\xA0\x80", "\xC0\x80", "\xF0\x9F\x98\x80", /* (--quick: these) */
+    "\x80", "\xC1\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xF4\x90\x80\x80", "\xC2",
+};
+#define QUICK_RUN_DAMAGES 6
+#define RUN_DAMAGES (sizeof run_damages / sizeof run_damages[0])
+
+/* A character of run text `kind` (above), at random. */
+static uint32_t run_text_character(int kind)
+{
+    switch (kind) {
+    case 0: return below(7) == 0 ? ' ' : 0x410 + (uint32_t)below(0x40);
+    case 1: return 0x400 + (uint32_t)below(0x100);
+    case 2: {
+        static const uint32_t first[] = {' ', 0x430, 0x900, 0xAC00, 'a'};
+        size_t script = below(5);
+        return first[script] + (uint32_t)below(script == 0 ? 1 : 0x60);
+    }
+    case 3: return below(16) == 0 ? 0xC0 + (uint32_t)below(0x40) : 'a' + (uint32_t)below(26);
+    default: return below(40) == 0 ? 0x1F600 + (uint32_t)below(0x40) : 0x430 + (uint32_t)below(0x20);
+    }
+}
+
+static void utf8_runs_damaged_at_every_position(const char *const *kernels, size_t kernel_count, int quick)
+{
+    static const int to_forms[] = {UTFKIT_UTF16LE, UTFKIT_UTF16BE, UTFKIT_UTF32LE, UTFKIT_UTF32BE};
+    enum { TEXT = 330, LAST = 230, CAP = 4 * TEXT + 64 };
+    uint8_t text[TEXT + 4], *dst = malloc(CAP + 64), *expected = malloc(CAP);
+    if (dst == NULL || expected == NULL)
+        return;
+    size_t damages = quick ? QUICK_RUN_DAMAGES : RUN_DAMAGES;
+    unsigned long long inputs = 0;
+    for (int kind = 0; kind < 5; kind++) {
+        size_t len = 0;
+        while (len + 4 <= TEXT)
+            len += put_utf8(text + len, run_text_character(kind));
+        for (size_t at = 0; at <= LAST; at++)
+            for (size_t d = 0; d < damages; d++) {
+                uint8_t *src = malloc(len);
+                memcpy(src, text, len);
+                size_t length = strlen(run_damages[d]);
+                memcpy(src + at, run_damages[d], at + length <= len ? length : len - at);
+                for (size_t f = 0; f < sizeof to_forms / sizeof to_forms[0]; f++)
+                    for (int e = 0; e < 2; e++)
+                        for (size_t offset = 0; offset < 8; offset += quick ? 8 : 4) {
+                            int errors = e ? UTFKIT_REPLACE : UTFKIT_STRICT;
+                            uint8_t *out = dst + offset;
+                            utfkit_set_backend("scalar");
+                            utfkit_result want = utfkit_transcode(src, len, UTFKIT_UTF8, to_forms[f], errors, out, CAP);
+                            memcpy(expected, out, want.written);
+                            inputs++;
+                            for (size_t k = 1; k < kernel_count; k++) {
+                                utfkit_set_backend(kernels[k]);
+                                utfkit_result got = utfkit_transcode(src, len, UTFKIT_UTF8, to_forms[f], errors, out, CAP);
+                                char what[160];
+                                snprintf(what, sizeof what, "UTF-8 -> %d (%s), run text %d, damage %zu at %zu: %s",
+                                         to_forms[f], e ? "replace" : "strict", kind, d, at,
+                                         got.status != want.status || got.position != want.position
+                                             ? "status/position (position shown)" : "written/bytes");
+                                if (got.status != want.status || got.position != want.position)
+                                    report(src, len, kernels[k], what, (long long)want.position,
+                                           (long long)got.position);
+                                else if (got.written != want.written || memcmp(expected, out, want.written) != 0)
+                                    report(src, len, kernels[k], what, (long long)want.written,
+                                           (long long)got.written);
+                            }
+                        }
+                free(src);
+            }
+    }
+    free(dst);
+    free(expected);
+    printf("%llu UTF-8 conversions of run texts damaged at every position under %zu kernels\n", inputs,
+           kernel_count);
+}
+
 /* ---- leads with a range of their own at block edges ----
  *
  * On text whose first bytes have no lead C0, C1, E0, ED or F0..FF (CJK),
@@ -1735,6 +1827,7 @@ int main(int argc, char **argv)
     free(scratch);
     every_position(available, kernels, inputs <= 20000);
     ranged_leads_at_block_edges(available, kernels);
+    utf8_runs_damaged_at_every_position(available, kernels, inputs <= 20000);
     form_stops_at_every_position(available, kernels);
     ranged_text_second_bytes(available, kernels, inputs <= 20000);
     output_at_every_line_offset(available, kernels);
