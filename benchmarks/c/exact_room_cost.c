@@ -5,7 +5,7 @@
  * (csrc/sink_drive.h).  ns per call for short inputs, three rooms side by
  * side in interleaved rounds (thread CPU time, the best of the rounds).
  *
- *   cc -O3 -Icsrc -o /tmp/exact_room_cost benchmarks/c/exact_room_cost.c csrc/[a-z]*.c csrc/simd/[a-z]*.c
+ *   cc -O3 -falign-functions=64 -Icsrc -o /tmp/exact_room_cost benchmarks/c/exact_room_cost.c csrc/[a-z]*.c csrc/simd/[a-z]*.c
  *   /tmp/exact_room_cost [KERNEL]
  *
  * Texts: ASCII, and Cyrillic with a space every 6 characters, as UTF-8,

@@ -7,7 +7,7 @@
  * each kernel, in turn (interleaved), and the figure is the best round
  * (thread CPU time).
  *
- *   cc -O3 -Icsrc -o /tmp/short_inputs benchmarks/c/short_inputs.c csrc/[a-z]*.c csrc/simd/[a-z]*.c
+ *   cc -O3 -falign-functions=64 -Icsrc -o /tmp/short_inputs benchmarks/c/short_inputs.c csrc/[a-z]*.c csrc/simd/[a-z]*.c
  *   /tmp/short_inputs [KERNEL,KERNEL...]       (default: avx512,avx2,sse4 where available)
  *
  * Pairs: UTF-16LE -> UTF-8 and UTF-32LE -> UTF-8 (the encode case),

@@ -25,11 +25,11 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do kernels="$kernels $1"; shift; done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -n "$op" ]; then
-  ${CC:-gcc} -O3 -std=gnu11 -g -Icsrc -o "$work/driver" benchmarks/callgrind/transcode_driver.c csrc/*.c csrc/simd/*.c
+  ${CC:-gcc} -O3 -std=gnu11 -falign-functions=64 -g -Icsrc -o "$work/driver" benchmarks/callgrind/transcode_driver.c csrc/*.c csrc/simd/*.c
   collect=transcode_rounds
   forms=$(echo "$op" | tr ':' ' ')
 else
-  ${CC:-gcc} -O3 -std=gnu11 -g -Icsrc -o "$work/driver" benchmarks/callgrind/validate_driver.c csrc/*.c csrc/simd/*.c
+  ${CC:-gcc} -O3 -std=gnu11 -falign-functions=64 -g -Icsrc -o "$work/driver" benchmarks/callgrind/validate_driver.c csrc/*.c csrc/simd/*.c
   collect=utfkit_utf8_validate
   forms=""
 fi

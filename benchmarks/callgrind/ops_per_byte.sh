@@ -20,7 +20,7 @@ ops=$(echo "$1" | tr ',' ' ')
 shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-${CC:-gcc} -O3 -std=gnu11 -g -Icsrc -o "$work/driver" benchmarks/callgrind/ops_driver.c csrc/*.c csrc/simd/*.c
+${CC:-gcc} -O3 -std=gnu11 -falign-functions=64 -g -Icsrc -o "$work/driver" benchmarks/callgrind/ops_driver.c csrc/*.c csrc/simd/*.c
 rounds=4
 printf '%-8s %-10s %-28s %12s %14s %10s\n' kernel operation file bytes instructions "Ir/byte"
 for op in $ops; do

@@ -1034,11 +1034,11 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             /* PACKUSDW and PACKUSWB work per 128-bit half: four units of
              * each source per 32-bit lane, put back in order */
             __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-            if (nul_stops) { /* 0000, now a byte 00 */
-                __m256i nul = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
-                if (!_mm256_testz_si256(nul, nul))
-                    break;
-            }
+            /* 0000, now a byte 00: its mask is tested in a general register
+             * (VPMOVMSKB), for VPTEST takes the shuffle port that the packing
+             * above keeps busy */
+            if (nul_stops && _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_setzero_si256())) != 0)
+                break;
             bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
             _mm256_storeu_si256((__m256i *)out, bytes);
             out += 32;
@@ -1058,12 +1058,14 @@ static inline __attribute__((always_inline)) size_t utf32_to_utf8(const uint8_t 
             if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFF0000)))
                 break;
             __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            __m256i tested = nul_stops ? _mm256_or_si256(units, nul_as_high(units, 0)) : units;
-            if (!_mm256_testz_si256(tested, _mm256_set1_epi16((short)0xF800))) {
+            /* 0000 is tested apart, in a general register (VPMOVMSKB), so
+             * that the tests below, whose branches follow the text, do not
+             * wait for it as they would if it were folded into them */
+            if (nul_stops && _mm256_movemask_epi8(nul_units(units)) != 0)
+                break;
+            if (!_mm256_testz_si256(units, _mm256_set1_epi16((short)0xF800))) {
                 __m256i is_surrogate = _mm256_cmpeq_epi16(
                     _mm256_and_si256(units, _mm256_set1_epi16((short)0xF800)), _mm256_set1_epi16((short)0xD800));
-                if (nul_stops)
-                    is_surrogate = _mm256_or_si256(is_surrogate, nul_units(units));
                 if (!_mm256_testz_si256(is_surrogate, is_surrogate))
                     break;
                 out = put_utf8_bmp(out, units);
