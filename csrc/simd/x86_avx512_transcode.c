@@ -1286,9 +1286,10 @@ static inline uint8_t *put_utf32_from_utf16(uint8_t *out, __m512i units, __mmask
  * This loop is bound by the stores into L2: on the corpus' L2-sized
  * outputs, storing alone (no loads) runs 7-10 % faster than it.  With
  * split loads, prefetching the output lines ahead gained nothing; with
- * aligned ones, 5-7 % (a probe outside the repository).  Each output vector's 16 units are picked from the
- * window before them and the next by one VPERMT2W, zeroing the high half
- * of each 32-bit lane (the unit widened).  Every window is tested whole
+ * aligned ones, 5-7 % (a probe outside the repository).  Each output
+ * vector's 16 units are picked from the window before them and the next
+ * by one VPERMT2W, zeroing the high half of each 32-bit lane (the unit
+ * widened).  Every window is tested whole
  * for surrogates before any of it is used, so the loop stops at the last
  * window boundary before one, perhaps a few units early; the step loop
  * takes over from there.  The two lines 512 bytes ahead of the output are
